@@ -1,0 +1,47 @@
+"""Actions a seat can take, and the "can" half of check / can / do.
+
+Engines expose ``legal_actions(seat)``: every action kind the game knows at this point,
+each either allowed or carrying the reason it is not (buttons enable themselves from it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's move.
+
+    ``kind`` is game-specific: guts ``lay_down``, ``play_on``, ``discard``; Razz
+    ``bring_in``, ``complete``, ``fold``, ``check``, ``call``, ``bet``, ``raise``.
+    ``card`` is the discarded card; ``amount`` a Razz "raise to" total when it differs from
+    the fixed-limit one (an all-in short raise, RULES §4.7). ``timed_out`` marks the
+    default action applied when a seat's time ran out (idle rules, RULES §1.11).
+    """
+
+    seat: int
+    kind: str
+    card: Card | None = None
+    amount: int | None = None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """One action kind for one seat now: allowed, or the reason it is not.
+
+    ``amount`` is what it costs (chips the seat would put in), ``to`` the seat's total
+    bet on the street after it (Razz). ``cards`` lists the card choices (a discard) and
+    ``suggested`` the one the table would pick on timeout.
+    """
+
+    kind: str
+    allowed: bool
+    reason: str | None = None
+    amount: int | None = None
+    to: int | None = None
+    cards: tuple[Card, ...] = ()
+    suggested: Card | None = None
