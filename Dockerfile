@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# Home Game: the Discord bot in a slim image, dependencies built in a separate stage.
+
+FROM python:3.11-slim AS build
+WORKDIR /src
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/venv
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+RUN /opt/venv/bin/pip install .
+
+FROM python:3.11-slim
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    HOMEGAME_DATABASE__PATH=/data/homegame.db \
+    HOMEGAME_BACKUP__DIR=/data/backups
+RUN useradd --system --uid 10001 --home-dir /data homegame \
+    && mkdir -p /data && chown homegame:homegame /data
+COPY --from=build /opt/venv /opt/venv
+USER homegame
+WORKDIR /data
+VOLUME ["/data"]
+# SIGTERM lets the bot finish the current write and close the database cleanly.
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
+ENTRYPOINT ["python", "-m", "bot"]
+CMD ["run"]
