@@ -1,0 +1,33 @@
+"""Hand evaluation for Zoot (RULES §2), Wheelers (§3) and Razz's ace-to-five low (§4).
+
+Every evaluator takes a sequence of :class:`~bot.engine.cards.Card` (ints 0..51) and
+returns an ``int`` score: higher is better, equal scores tie, suits never break ties.
+Scores are dense ranks of one game (and one Wheelers ``wraparound`` setting): compare
+like with like. Tables are built on first use (well under a second each), never at import.
+"""
+
+from bot.engine.hands.low import best_low, board_key, low_name, low_score
+from bot.engine.hands.ranking import Ranking, guts_ranking
+from bot.engine.hands.wheelers import (
+    wheelers_name,
+    wheelers_score,
+    wheelers_strength,
+    wheelers_type,
+)
+from bot.engine.hands.zoot import zoot_name, zoot_score, zoot_strength
+
+__all__ = [
+    "Ranking",
+    "best_low",
+    "board_key",
+    "guts_ranking",
+    "low_name",
+    "low_score",
+    "wheelers_name",
+    "wheelers_score",
+    "wheelers_strength",
+    "wheelers_type",
+    "zoot_name",
+    "zoot_score",
+    "zoot_strength",
+]
