@@ -1,0 +1,93 @@
+"""The shared base of a transaction object: the connection, the clock, small query helpers."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.store.errors import StoreError
+
+Params = Sequence[Any] | Mapping[str, Any]
+
+
+class _Unset:
+    """Marks a keyword argument that was not given (None is a meaningful value)."""
+
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+def dump_json(value: Any) -> str:
+    """Compact, stable JSON for a TEXT column; refuses what JSON cannot hold."""
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"not JSON-serialisable: {exc}") from exc
+
+
+def load_json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+class TxBase:
+    """Operations run on one connection inside an open transaction.
+
+    A ``Tx`` is only valid inside its ``async with store.transaction()`` block; using it
+    afterwards raises :class:`StoreError` rather than writing outside any transaction.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+        self._live = True
+
+    def now(self) -> int:
+        """The store's clock, in whole unix seconds."""
+        return int(self._clock())
+
+    def _end(self) -> None:
+        self._live = False
+
+    def _check(self) -> None:
+        if not self._live:
+            raise StoreError("this transaction has ended; open a new one")
+
+    async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        self._check()
+        async with self._db.execute(sql, params) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        self._check()
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _exec(self, sql: str, params: Params = ()) -> int:
+        """Run a write; returns the number of rows it changed."""
+        self._check()
+        async with self._db.execute(sql, params) as cur:
+            return cur.rowcount
+
+    async def _insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT; returns the new row id."""
+        self._check()
+        async with self._db.execute(sql, params) as cur:
+            rowid = cur.lastrowid
+        if rowid is None:  # pragma: no cover - sqlite always sets it after an INSERT
+            raise StoreError("insert returned no row id")
+        return rowid

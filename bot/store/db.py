@@ -1,0 +1,265 @@
+"""The store: one aiosqlite connection, numbered migrations, write transactions.
+
+Usage::
+
+    store = await Store.open("homegame.db")
+    async with store.transaction() as tx:      # BEGIN IMMEDIATE ... COMMIT
+        wallet = await tx.wallet(guild_id, user_id)
+        await tx.move_chips(table_id, user_id, 2, "ante", hand_id=hand.id)
+        await tx.save_table(table_id, expected_version=v, snapshot=snap, deadline=None)
+    await store.close()
+
+Writers in this process queue on an ``asyncio.Lock`` (one connection cannot hold two
+transactions); other processes wait on SQLite's ``busy_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import TracebackType
+
+import aiosqlite
+
+from bot.store.audit import AuditReport, run_audit
+from bot.store.errors import MigrationError, StoreError
+from bot.store.tables import TableOps
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    def statements(self) -> list[str]:
+        """The file's statements, split where SQLite says one is complete (so a trigger's
+        ``BEGIN ... END;`` body stays whole)."""
+        out: list[str] = []
+        buf = ""
+        for line in self.sql.splitlines(keepends=True):
+            buf += line
+            if sqlite3.complete_statement(buf):
+                out.append(buf.strip())
+                buf = ""
+        if buf.strip() and not all(
+            ln.strip().startswith("--") or not ln.strip() for ln in buf.splitlines()
+        ):
+            raise MigrationError(f"migration {self.version:04d}_{self.name}: unfinished statement")
+        return out
+
+
+def migrations() -> tuple[Migration, ...]:
+    """The migration files shipped in ``bot/store/migrations``, numbered 1, 2, 3 ... with no
+    gap."""
+    found: list[Migration] = []
+    for entry in (resources.files("bot.store") / "migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    for expected, m in enumerate(found, start=1):
+        if m.version != expected:
+            raise MigrationError(f"migration {expected:04d} is missing")
+    return tuple(found)
+
+
+class Tx(TableOps):
+    """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
+
+    Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
+    seats, hands and messages (``tables.py``).
+    """
+
+    async def audit(self, guild_id: int | None = None) -> AuditReport:
+        return await run_audit(self, guild_id)
+
+
+class Store:
+    """The chip league's database. Build it with :meth:`open`; close it with :meth:`close`."""
+
+    def __init__(
+        self, db: aiosqlite.Connection, path: Path, clock: Callable[[], float], version: int
+    ) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
+        self.schema_version = version
+        self.applied: tuple[int, ...] = ()
+        """Migrations this open applied (empty when the schema was already current)."""
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        busy_timeout_ms: int = 5000,
+        migrate: bool = True,
+    ) -> Store:
+        """Open (creating if needed) the database at ``path``, set the pragmas and apply the
+        pending migrations, each in its own transaction. With ``migrate=False`` an outdated
+        schema raises :class:`MigrationError` instead."""
+        path = Path(path)
+        # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE ourselves
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                row = await cur.fetchone()
+            if row is None or str(row[0]).lower() != "wal":
+                raise StoreError(f"{path}: cannot switch the database to WAL mode")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            applied = await _migrate(db, dry=not migrate)
+            version = await _user_version(db)
+        except BaseException:
+            await db.close()
+            raise
+        store = cls(db, path, clock, version)
+        store.applied = applied
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction: ``BEGIN IMMEDIATE`` (takes SQLite's write lock up front, so
+        it never fails half-way on a lock upgrade), ``COMMIT`` on success, ``ROLLBACK`` on
+        any exception (which then propagates). Writers in this process run one at a time."""
+        async with self._session("BEGIN IMMEDIATE") as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """A consistent read-only view (a deferred transaction with ``query_only`` on):
+        any write inside raises."""
+        async with self._session("BEGIN", query_only=True) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def _session(self, begin: str, *, query_only: bool = False) -> AsyncIterator[Tx]:
+        current = asyncio.current_task()
+        if current is not None and self._holder is current:
+            # the lock is not re-entrant: waiting for it here would wait forever
+            raise StoreError("a store transaction is already open in this task")
+        async with self._lock:
+            self._holder = current
+            try:
+                if query_only:
+                    await self._db.execute("PRAGMA query_only = ON")
+                await self._db.execute(begin)
+                tx = Tx(self._db, self._clock)
+                try:
+                    yield tx
+                except BaseException:
+                    tx._end()
+                    await self._db.execute("ROLLBACK")
+                    raise
+                tx._end()
+                try:
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                    raise
+            finally:
+                if query_only:
+                    await self._db.execute("PRAGMA query_only = OFF")
+                self._holder = None
+
+    async def audit(self, guild_id: int | None = None) -> AuditReport:
+        """Run the audit (see :mod:`bot.store.audit`) on a consistent view."""
+        async with self.read() as tx:
+            return await tx.audit(guild_id)
+
+    async def backup(self, out: str | Path) -> None:
+        """Copy the database to ``out`` with SQLite's online backup API (consistent even
+        while other processes write). Refuses to overwrite an existing file."""
+        out = Path(out)
+        if out.exists():
+            raise StoreError(f"{out} already exists; choose a new file")
+        target = sqlite3.connect(out)
+        try:
+            async with self._lock:
+                await self._db.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+        except BaseException:
+            target.close()
+            out.unlink(missing_ok=True)
+            raise
+        target.close()
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def _migrate(db: aiosqlite.Connection, *, dry: bool) -> tuple[int, ...]:
+    """Apply each pending migration in one ``BEGIN IMMEDIATE`` transaction that also sets
+    ``PRAGMA user_version``. The version is re-read inside the transaction, so two
+    processes opening a new database at once do not both apply it."""
+    known = migrations()
+    latest = known[-1].version if known else 0
+    applied: list[int] = []
+    for m in known:
+        if dry:
+            version = await _user_version(db)
+            if version < latest:
+                raise MigrationError(
+                    f"schema version {version} is older than {latest}:"
+                    " run `python -m bot db migrate`"
+                )
+            break
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            version = await _user_version(db)
+            if version > latest:
+                raise MigrationError(
+                    f"schema version {version} is newer than this code knows ({latest})"
+                )
+            if version >= m.version:
+                await db.execute("COMMIT")
+                continue
+            for statement in m.statements():
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {m.version}")
+            await db.execute("COMMIT")
+        except BaseException as exc:
+            await db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise MigrationError(f"migration {m.version:04d}_{m.name} failed: {exc}") from exc
+            raise
+        applied.append(m.version)
+    version = await _user_version(db)
+    if version > latest:
+        raise MigrationError(f"schema version {version} is newer than this code knows ({latest})")
+    return tuple(applied)

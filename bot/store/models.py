@@ -1,0 +1,191 @@
+"""Rows of the store as frozen records. JSON columns come back decoded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+AccountKind = Literal["house", "player", "pot"]
+TableStatus = Literal["open", "running", "paused", "closed"]
+HandStatus = Literal["running", "finished", "voided"]
+
+GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz"})
+TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
+LEDGER_KINDS: frozenset[str] = frozenset(
+    {
+        "start",  # a wallet's starting chips, once per member per season
+        "grant",  # an admin adds chips (reason + actor required)
+        "take",  # an admin removes chips (reason + actor required)
+        "rebuy",
+        "ante",
+        "bring_in",
+        "bet",
+        "match",  # Zoot/Wheelers: a beaten challenger matches the pot (RULES §1.7)
+        "award",
+        "refund",  # chips back from a pot to whoever paid them (RULES §1.10)
+        "void",  # a voided hand's chips returned
+        "season_end",  # a finished season's wallets swept back to the house
+    }
+)
+POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "bet", "match"})
+"""Kinds of a chip move from a wallet into a pot; the other way is award, refund or void."""
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    guild_id: int
+    starting_chips: int
+    rebuy_amount: int
+    rebuy_cooldown_seconds: int
+    game_settings: Mapping[str, Any]
+    """Per game: ``{"stakes": {...}, "house_rules": {...}}``; validated by the engine."""
+    admin_role_id: int | None
+    allowed_channel_ids: tuple[int, ...]
+    """Empty: every channel may host tables."""
+    images: bool
+    created_at: int
+    updated_at: int
+
+    def channel_allowed(self, channel_id: int) -> bool:
+        return not self.allowed_channel_ids or channel_id in self.allowed_channel_ids
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    id: int
+    guild_id: int
+    number: int
+    started_at: int
+    ended_at: int | None
+    standings: tuple[Standing, ...] | None
+    """Archived final standings, once the season has ended."""
+
+    @property
+    def open(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    user_id: int
+    balance: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"rank": self.rank, "user_id": self.user_id, "balance": self.balance}
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    guild_id: int
+    kind: AccountKind
+    season_id: int | None
+    user_id: int | None
+    table_id: int | None
+    balance: int
+    """The cached balance; :meth:`Tx.ledger_balance` derives it from the ledger."""
+
+    @property
+    def label(self) -> str:
+        if self.kind == "player":
+            return f"wallet of user {self.user_id}"
+        if self.kind == "pot":
+            return f"pot of table {self.table_id}"
+        return f"house of league {self.guild_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    id: int
+    guild_id: int
+    season_id: int
+    from_account: int
+    to_account: int
+    amount: int
+    kind: str
+    table_id: int | None
+    hand_id: int | None
+    actor_id: int | None
+    reason: str | None
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    rules: Mapping[str, Any]
+    status: TableStatus
+    host_id: int | None
+    snapshot: Mapping[str, Any] | None
+    version: int
+    deadline: int | None
+    practice: bool
+    created_at: int
+    updated_at: int
+    pot_account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    table_id: int
+    seat_no: int
+    user_id: int
+    is_computer: bool
+    away: bool
+    dm_channel_id: int | None
+    dm_message_id: int | None
+    dm_ok: bool | None
+    """None: not checked yet; False: DMs fail, the player uses the "My hand" button."""
+    joined_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    id: int
+    table_id: int
+    number: int
+    game: str
+    status: HandStatus
+    started_at: int
+    ended_at: int | None
+    history: str | None
+    result: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One player's outcome of a hand: ``net`` is ``won - paid``."""
+
+    user_id: int
+    seat_no: int
+    paid: int = 0
+    won: int = 0
+    won_pot: bool = False
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def net(self) -> int:
+        return self.won - self.paid
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
+    table_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one account put into a table's pot still standing (RULES §1.10)."""
+
+    account_id: int
+    user_id: int | None
+    amount: int
