@@ -1,0 +1,695 @@
+"""One hand of fixed-limit Razz (RULES.md §4): check / can / do, events, snapshots.
+
+Positions: the engine numbers the players 0..n-1 clockwise from the dealer's left
+(RULES §4.3: "player 1" of a hand history is position 0). Seat ids are what callers use
+in actions and what events carry; positions are internal.
+
+Where RULES.md is silent the engine does what pokerkit 0.7.7's ``FixedLimitRazz`` does
+(RULES §4.12); each such place says "pokerkit:" in a comment.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final
+
+from bot.engine.actions import Action, ActionOption
+from bot.engine.cards import CARDS, Card
+from bot.engine.errors import GameError, GameOver, IllegalAction, InvalidConfig, NotYourTurn
+from bot.engine.events import ChipMove, Event
+from bot.engine.hands import board_key, low_name, low_score
+from bot.engine.razz.pots import Pot, build_pots, split
+from bot.engine.razz.rules import RazzRules
+
+STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+#: pokerkit: a fixed-limit street allows at most 4 completions/bets/raises (§4.6).
+MAX_AGGRESSIONS: Final = 4
+
+
+def _upcard_key(card: Card) -> tuple[int, int]:
+    """Bring-in order (§4.4): king high, ace low; then ♠ > ♥ > ♦ > ♣."""
+    return (card.low_rank, card.suit)
+
+
+def draw_for_deal(
+    seats: Sequence[int], rng: random.Random | None = None
+) -> tuple[int, list[Event]]:
+    """RULES §4.3: one card to each seat; the lowest card deals (ace low, clubs lowest).
+
+    Returns the dealer seat and one public event showing the cards.
+
+    >>> dealer, events = draw_for_deal([4, 7, 9], random.Random(1))
+    >>> dealer in (4, 7, 9), events[0].kind
+    (True, 'draw_for_deal')
+    """
+    if len(seats) < 2 or len(set(seats)) != len(seats):
+        raise InvalidConfig("seats", f"need two or more distinct seats, got {list(seats)}")
+    cards = list(CARDS)
+    (rng or secrets.SystemRandom()).shuffle(cards)
+    drawn = dict(zip(seats, cards, strict=False))
+    dealer = min(seats, key=lambda s: (drawn[s].low_rank, drawn[s].suit))
+    event = Event(
+        "draw_for_deal",
+        {"cards": {str(s): str(c) for s, c in drawn.items()}, "dealer": dealer},
+    )
+    return dealer, [event]
+
+
+class RazzHand:
+    """One hand of Razz. Build it, call :meth:`start`, then ``apply`` actions.
+
+    The deck is injected: a seeded ``random.Random`` (default ``secrets.SystemRandom``) or
+    a stacked card order (top first). Nothing random happens after the shuffle, so a
+    snapshot that stores the deck order continues identically.
+    """
+
+    def __init__(
+        self,
+        rules: RazzRules,
+        players: Sequence[tuple[int, int]],
+        dealer: int,
+        *,
+        rng: random.Random | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        seat_list = [int(s) for s, _ in players]
+        if not rules.min_players <= len(seat_list) <= rules.max_players:
+            raise InvalidConfig(
+                "players",
+                f"need {rules.min_players} to {rules.max_players} players, got {len(seat_list)}",
+            )
+        if len(set(seat_list)) != len(seat_list):
+            raise InvalidConfig("players", f"a seat appears twice in {seat_list}")
+        for seat, stack in players:
+            if stack <= 0:
+                raise InvalidConfig("players", f"seat {seat} has no chips ({stack})")
+        if dealer not in seat_list:
+            raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
+        # Position 0 is the dealer's left (§4.3).
+        d = seat_list.index(dealer)
+        order = list(range(d + 1, len(seat_list))) + list(range(d + 1))
+        self.rules = rules
+        self.dealer = dealer
+        self.seat_ids: tuple[int, ...] = tuple(seat_list[i] for i in order)
+        self._pos = {s: p for p, s in enumerate(self.seat_ids)}
+        self.n = len(self.seat_ids)
+        self.starting: list[int] = [int(players[i][1]) for i in order]
+        if deck is not None:
+            cards = [CARDS[int(c)] for c in deck]
+            if len(set(cards)) != len(cards):
+                raise InvalidConfig("deck", "a card appears twice in the stacked deck")
+        else:
+            cards = list(CARDS)
+            (rng or secrets.SystemRandom()).shuffle(cards)
+        self._deck: list[Card] = cards
+        self._next = 0
+        self.stacks: list[int] = list(self.starting)
+        self.bets: list[int] = [0] * self.n
+        self.contrib: list[int] = [0] * self.n
+        self.folded: list[bool] = [False] * self.n
+        self.down: list[list[Card]] = [[] for _ in range(self.n)]
+        self.up: list[list[Card]] = [[] for _ in range(self.n)]
+        self.community: Card | None = None
+        self.street = 0  # 0 before start, 3..7 during, 8 when over
+        self.actors: list[int] = []
+        self.acted: set[int] = set()
+        self.bring_in_pending = False
+        self.completion_pending = False
+        self.aggressions = 0
+        self.raise_size = 0  # pokerkit: completion_betting_or_raising_amount
+        self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
+        self.opener: int | None = None
+        self.last_aggressor: int | None = None
+        self.seventh_opener: int | None = None
+        self.log: list[Event] = []
+        self.phh_actions: list[str] = []
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.street == 8
+
+    @property
+    def started(self) -> bool:
+        return self.street != 0
+
+    def seat_stacks(self) -> dict[int, int]:
+        """Each seat's chips behind (not counting chips in the pot)."""
+        return {self.seat_ids[p]: self.stacks[p] for p in range(self.n)}
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.contrib) if not self.is_over else 0
+
+    def pots(self) -> list[Pot]:
+        """Main and side pots by what each position has put in (bets included)."""
+        live = [not f for f in self.folded]
+        return build_pots(self.contrib, live)
+
+    def to_act(self) -> frozenset[int]:
+        if self.is_over or not self.actors:
+            return frozenset()
+        return frozenset((self.seat_ids[self.actors[0]],))
+
+    def position(self, seat: int) -> int:
+        try:
+            return self._pos[seat]
+        except KeyError:
+            raise NotYourTurn(f"seat {seat} is not in this hand") from None
+
+    def cards_of(self, seat: int) -> tuple[list[Card], list[Card]]:
+        """(down cards, up cards) of a seat."""
+        p = self.position(seat)
+        return list(self.down[p]), list(self.up[p])
+
+    # --------------------------------------------------------------- the deal
+
+    def start(self) -> list[Event]:
+        """Antes, the 3rd-street deal and the bring-in's turn."""
+        if self.started:
+            raise GameError("this hand has already started")
+        out: list[Event] = []
+        self.street = 3
+        out.append(
+            Event(
+                "hand_start",
+                {
+                    "seats": list(self.seat_ids),
+                    "stacks": list(self.starting),
+                    "dealer": self.dealer,
+                    "rules": self.rules.model_dump(),
+                },
+            )
+        )
+        ante = self.rules.ante
+        if ante > 0:
+            # Ante trimming (PHH ante_trimming_status=true): a short stack antes what it has
+            # and is all-in.
+            paid = [min(ante, s) for s in self.stacks]
+            moves = []
+            for p in range(self.n):
+                self.stacks[p] -= paid[p]
+                self.contrib[p] += paid[p]
+                moves.append(ChipMove(self.seat_ids[p], paid[p], "ante"))
+            out.append(Event("antes", {"amounts": paid}, chips=tuple(moves)))
+            # pokerkit: with trimmed antes, an ante above every other is partly returned.
+            cutoff = sorted(paid)[-2]
+            for p in range(self.n):
+                if paid[p] > cutoff:
+                    out.append(self._refund(p, paid[p] - cutoff))
+        out.extend(self._deal_street())
+        out.extend(self._begin_betting())
+        self.log.extend(out)
+        return out
+
+    def _draw(self, k: int) -> list[Card]:
+        cards = self._deck[self._next : self._next + k]
+        self._next += k
+        return cards
+
+    @property
+    def cards_left(self) -> int:
+        return len(self._deck) - self._next
+
+    def _deal_street(self) -> list[Event]:
+        out: list[Event] = []
+        live = [p for p in range(self.n) if not self.folded[p]]
+        street = self.street
+        out.append(Event("street", {"street": street}))
+        if street == 3:
+            for p in live:
+                two, up = self._draw(2), self._draw(1)
+                self.down[p].extend(two)
+                self.up[p].extend(up)
+                seat = self.seat_ids[p]
+                out.append(
+                    Event(
+                        "deal_down",
+                        {"seat": seat, "street": 3, "cards": [str(c) for c in two]},
+                        visible_to=seat,
+                    )
+                )
+                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": str(up[0])}))
+                self.phh_actions.append(f"d dh p{p + 1} {two[0]}{two[1]}{up[0]}")
+            return out
+        if self.cards_left < len(live):
+            # §4.8: not enough cards for everyone: one community card, face up, for all.
+            card = self._draw(1)[0]
+            self.community = card
+            out.append(Event("community", {"street": street, "card": str(card)}))
+            # PHH has no stud community card; we write it as the same card dealt to each
+            # player, which pokerkit loads (with a warning) and scores identically.
+            for p in live:
+                self.phh_actions.append(f"d dh p{p + 1} {card}")
+            return out
+        face_up = street != 7
+        for p in live:
+            card = self._draw(1)[0]
+            seat = self.seat_ids[p]
+            if face_up:
+                self.up[p].append(card)
+                out.append(Event("deal_up", {"seat": seat, "street": street, "card": str(card)}))
+            else:
+                self.down[p].append(card)
+                out.append(
+                    Event(
+                        "deal_down",
+                        {"seat": seat, "street": street, "cards": [str(card)]},
+                        visible_to=seat,
+                    )
+                )
+            self.phh_actions.append(f"d dh p{p + 1} {card}")
+        return out
+
+    # ------------------------------------------------------------ betting flow
+
+    def _effective_stack(self, p: int) -> int:
+        # pokerkit: get_effective_stack, what the player can still lose this hand.
+        totals = sorted(self.bets[i] + self.stacks[i] for i in range(self.n) if not self.folded[i])
+        if len(totals) < 2:
+            return 0
+        return min(self.stacks[p], max(0, totals[-2] - self.bets[p]))
+
+    def _first_to_act(self) -> int:
+        live = [p for p in range(self.n) if not self.folded[p]]
+        if self.street == 3:
+            # §4.4: the highest up card brings in.
+            return max(live, key=lambda p: _upcard_key(self.up[p][0]))
+        # §4.5: the lowest board opens; exact ties go to the lowest position.
+        return min(live, key=lambda p: (board_key(tuple(self.up[p])), p))
+
+    def _begin_betting(self) -> list[Event]:
+        opener = self._first_to_act()
+        self.opener = opener
+        if self.street == 7:
+            self.seventh_opener = opener
+        self.bring_in_pending = self.street == 3
+        self.completion_pending = self.street == 3
+        rotation = [(opener + k) % self.n for k in range(self.n)]
+        self.actors = [
+            p
+            for p in rotation
+            if not self.folded[p] and self.stacks[p] > 0 and self._effective_stack(p) > 0
+        ]
+        self.acted = set()
+        self.aggressions = 0
+        self.raise_size = 0
+        self.shorts = []
+        out = [
+            Event(
+                "betting",
+                {
+                    "street": self.street,
+                    "opener": self.seat_ids[opener],
+                    "bet": self.rules.bet_size(self.street),
+                },
+            )
+        ]
+        if not self.actors or (
+            len(self.actors) == 1 and self.bets[self.actors[0]] >= max(self.bets)
+        ):
+            out.extend(self._end_betting())
+        return out
+
+    def _end_betting(self) -> list[Event]:
+        self.actors = []
+        self.bring_in_pending = self.completion_pending = False
+        out: list[Event] = []
+        live = [p for p in range(self.n) if not self.folded[p]]
+        if len(live) == 1:
+            winner = live[0]
+            others = [self.bets[p] for p in range(self.n) if p != winner]
+            excess = self.bets[winner] - max(others, default=0)
+            if excess > 0:
+                out.append(self._refund(winner, excess))
+            self.bets = [0] * self.n
+            out.extend(self._award_uncontested(winner))
+            return out
+        # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet).
+        cutoff = sorted(self.bets)[-2]
+        for p in range(self.n):
+            if self.bets[p] > cutoff:
+                out.append(self._refund(p, self.bets[p] - cutoff))
+        self.bets = [0] * self.n
+        with_chips = sum(1 for p in live if self.stacks[p] > 0)
+        if self.street == 7:
+            out.extend(self._showdown())
+        elif with_chips <= 1:
+            # Everyone (but at most one) is all-in: deal the rest with no betting.
+            # pokerkit shows the hands at this point, then again at the end.
+            self._phh_show(live)
+            while self.street < 7:
+                self.street += 1
+                out.extend(self._deal_street())
+            out.extend(self._showdown())
+        else:
+            self.street += 1
+            out.extend(self._deal_street())
+            out.extend(self._begin_betting())
+        return out
+
+    def _refund(self, p: int, amount: int) -> Event:
+        self.stacks[p] += amount
+        self.contrib[p] -= amount
+        if self.street and self.bets[p] >= amount:
+            self.bets[p] -= amount
+        seat = self.seat_ids[p]
+        return Event(
+            "refund",
+            {"seat": seat, "amount": amount},
+            chips=(ChipMove(seat, -amount, "refund"),),
+        )
+
+    # -------------------------------------------------------------- can / do
+
+    def _aggression_kind(self) -> str:
+        if self.completion_pending:
+            return "complete"
+        return "bet" if max(self.bets) == 0 else "raise"
+
+    def _aggression_block(self, p: int) -> str | None:
+        """Why ``p`` may not complete/bet/raise now (pokerkit's checks), or None."""
+        top = max(self.bets)
+        call = min(self.stacks[p], top - self.bets[p])
+        if top > self.bets[p] and call < self.raise_size:
+            return "a short all-in cannot be raised"
+        if self.aggressions >= MAX_AGGRESSIONS:
+            return "the betting is capped (one bet and three raises)"
+        if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
+            return "you already acted and a short all-in does not reopen the betting"
+        if self.stacks[p] <= top - self.bets[p]:
+            return "you cannot cover the bet: call instead"
+        for i in range(self.n):
+            if i != p and not self.folded[i] and self.stacks[i] + self.bets[i] > top:
+                return None
+        return "every other player is all-in or has folded"
+
+    def _raise_targets(self, p: int) -> list[int]:
+        """The street totals a completion/bet/raise may go to: the fixed one first."""
+        top = max(self.bets)
+        size = max(self.raise_size, self.rules.bet_size(self.street))
+        full = size if self.completion_pending else top + size
+        mine = self.stacks[p] + self.bets[p]
+        targets = [min(mine, full)]
+        # §4.7: a raise "to" the largest amount an opponent can still match.
+        reach = max(
+            (self.stacks[i] + self.bets[i] for i in range(self.n) if i != p and not self.folded[i]),
+            default=0,
+        )
+        if top < reach < targets[0]:
+            targets.append(reach)
+        return targets
+
+    def legal_actions(self, seat: int) -> list[ActionOption]:
+        """Every Razz action kind for ``seat`` now: allowed, or why not."""
+        if self.is_over:
+            return [ActionOption(k, False, "the hand is over") for k in ACTION_KINDS]
+        p = self.position(seat)
+        if not self.actors or self.actors[0] != p:
+            reason = "it is not your turn"
+            return [ActionOption(k, False, reason) for k in ACTION_KINDS]
+        top = max(self.bets)
+        mine = self.bets[p]
+        call = min(self.stacks[p], top - mine)
+        opts: list[ActionOption] = []
+        if self.bring_in_pending:
+            cost = min(self.stacks[p], self.rules.bring_in)
+            opts.append(ActionOption("bring_in", True, None, cost, mine + cost))
+        else:
+            opts.append(ActionOption("bring_in", False, "the bring-in is only on 3rd street"))
+        kind = self._aggression_kind()
+        block = self._aggression_block(p)
+        for k in ("complete", "bet", "raise"):
+            if k != kind:
+                why = {
+                    "complete": "completing is only on 3rd street, right after the bring-in",
+                    "bet": "there is already a bet: raise instead",
+                    "raise": "there is no bet to raise",
+                }[k]
+                if kind == "complete" and k != "complete":
+                    why = "on 3rd street the first bet is the completion"
+                opts.append(ActionOption(k, False, why))
+            elif block:
+                opts.append(ActionOption(k, False, block))
+            else:
+                to = self._raise_targets(p)[0]
+                opts.append(ActionOption(k, True, None, to - mine, to))
+        forced = (
+            "the bring-in must post the bring-in or complete" if self.bring_in_pending else None
+        )
+        if forced:
+            opts.append(ActionOption("fold", False, forced))
+            opts.append(ActionOption("check", False, forced))
+            opts.append(ActionOption("call", False, forced))
+        else:
+            # pokerkit (tournament mode): no folding when checking is free.
+            if call == 0:
+                opts.append(ActionOption("fold", False, "nothing to call: check instead"))
+                opts.append(ActionOption("check", True, None, 0, mine))
+                opts.append(ActionOption("call", False, "there is no bet to call"))
+            else:
+                opts.append(ActionOption("fold", True, None, 0, mine))
+                opts.append(ActionOption("check", False, f"there is a bet of {top}: call or fold"))
+                opts.append(ActionOption("call", True, None, call, mine + call))
+        order = {k: i for i, k in enumerate(ACTION_KINDS)}
+        opts.sort(key=lambda o: order[o.kind])
+        return opts
+
+    def can(self, action: Action) -> str | None:
+        """Why ``action`` is refused now, or None when it is legal."""
+        try:
+            self._validate(action)
+        except GameError as exc:
+            return exc.message
+        return None
+
+    def _validate(self, action: Action) -> tuple[int, int | None]:
+        """(position, target street total for an aggression) or raise a GameError."""
+        if not self.started:
+            raise IllegalAction("the hand has not started")
+        if self.is_over:
+            raise GameOver("the hand is over")
+        p = self.position(action.seat)
+        if not self.actors or self.actors[0] != p:
+            who = self.seat_ids[self.actors[0]] if self.actors else None
+            raise NotYourTurn(f"it is seat {who}'s turn, not seat {action.seat}'s")
+        if action.kind not in ACTION_KINDS:
+            raise IllegalAction(f"unknown action {action.kind!r} (use {', '.join(ACTION_KINDS)})")
+        for opt in self.legal_actions(action.seat):
+            if opt.kind != action.kind:
+                continue
+            if not opt.allowed:
+                raise IllegalAction(f"cannot {action.kind}: {opt.reason}")
+            if action.kind in ("complete", "bet", "raise"):
+                targets = self._raise_targets(p)
+                if action.amount is None:
+                    return p, targets[0]
+                if action.amount not in targets:
+                    allowed = " or ".join(str(t) for t in targets)
+                    raise IllegalAction(
+                        f"cannot {action.kind} to {action.amount}: fixed limit allows {allowed}"
+                    )
+                return p, action.amount
+            if action.amount is not None and action.amount != opt.to:
+                raise IllegalAction(f"cannot {action.kind} to {action.amount}: it goes to {opt.to}")
+            return p, None
+        raise IllegalAction(f"unknown action {action.kind!r}")  # pragma: no cover
+
+    def default_action(self, seat: int) -> Action:
+        """The timeout action: post the bring-in when due, else check, else fold."""
+        if self.bring_in_pending and self.actors and self.seat_ids[self.actors[0]] == seat:
+            return Action(seat, "bring_in", timed_out=True)
+        p = self.position(seat)
+        if self.actors and self.actors[0] == p and self.bets[p] >= max(self.bets):
+            return Action(seat, "check", timed_out=True)
+        return Action(seat, "fold", timed_out=True)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Do ``action``; raises NotYourTurn / IllegalAction / GameOver changing nothing."""
+        p, target = self._validate(action)
+        out = self._do(p, action, target)
+        self.log.extend(out)
+        return out
+
+    def _do(self, p: int, action: Action, target: int | None) -> list[Event]:
+        seat = self.seat_ids[p]
+        kind = action.kind
+        self.actors.pop(0)
+        self.acted.add(p)
+        data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street}
+        if action.timed_out:
+            data["timed_out"] = True
+        moves: tuple[ChipMove, ...] = ()
+        if kind == "bring_in":
+            cost = min(self.stacks[p], self.rules.bring_in)
+            self._put(p, cost)
+            self.bring_in_pending = False
+            moves = (ChipMove(seat, cost, "bring_in"),)
+            data |= {"amount": cost, "to": self.bets[p]}
+            self.phh_actions.append(f"p{p + 1} pb")
+        elif kind in ("check", "call"):
+            cost = min(self.stacks[p], max(self.bets) - self.bets[p])
+            self._put(p, cost)
+            if cost:
+                moves = (ChipMove(seat, cost, "match"),)
+            data |= {"amount": cost, "to": self.bets[p], "all_in": self.stacks[p] == 0}
+            self.phh_actions.append(f"p{p + 1} cc")
+        elif kind == "fold":
+            self.folded[p] = True
+            self.phh_actions.append(f"p{p + 1} f")
+        else:
+            assert target is not None
+            top = max(self.bets)
+            cost = target - self.bets[p]
+            increment = target - top
+            self._put(p, cost)
+            self.bring_in_pending = self.completion_pending = False
+            rotation = [(p + k) % self.n for k in range(1, self.n)]
+            self.actors = [i for i in rotation if not self.folded[i] and self.stacks[i] > 0]
+            self.opener = p
+            if self.street == 7:
+                self.last_aggressor = p
+            # pokerkit: a raise at least as big as the last one reopens the betting for all.
+            if increment >= self.raise_size:
+                self.acted = {p}
+            self.raise_size = max(self.raise_size, increment)
+            self.aggressions += 1
+            if self.stacks[p]:
+                self.shorts.clear()
+            else:
+                self.shorts.append(increment)
+            if sum(self.shorts) >= self.raise_size:
+                self.shorts.clear()
+            moves = (ChipMove(seat, cost, "bet"),)
+            data |= {"amount": cost, "to": target, "all_in": self.stacks[p] == 0}
+            self.phh_actions.append(f"p{p + 1} cbr {target}")
+        out = [Event("action", data, chips=moves)]
+        live = sum(1 for f in self.folded if not f)
+        if not self.actors or live <= 1:
+            out.extend(self._end_betting())
+        return out
+
+    def _put(self, p: int, amount: int) -> None:
+        self.stacks[p] -= amount
+        self.bets[p] += amount
+        self.contrib[p] += amount
+
+    # ---------------------------------------------------------------- showdown
+
+    def _award_uncontested(self, winner: int) -> list[Event]:
+        amount = sum(self.contrib)
+        seat = self.seat_ids[winner]
+        self.stacks[winner] += amount
+        self.contrib = [0] * self.n
+        self.street = 8
+        self.result = {
+            "showdown": False,
+            "pots": [{"amount": amount, "winners": [seat], "shares": {str(seat): amount}}],
+            "shown": {},
+            "mucked": [],
+            "stacks": self.seat_stacks(),
+        }
+        return [
+            Event(
+                "award",
+                {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
+                chips=(ChipMove(seat, -amount, "award"),),
+            ),
+            Event("hand_over", {"stacks": {str(k): v for k, v in self.seat_stacks().items()}}),
+        ]
+
+    def hole_cards(self, p: int) -> list[Card]:
+        """A position's own cards in deal order (down, down, up..., down on 7th)."""
+        d, u = self.down[p], self.up[p]
+        cards = [d[0], d[1], *u]
+        cards.extend(d[2:])
+        return cards
+
+    def _phh_show(self, live: list[int]) -> None:
+        for p in live:
+            self.phh_actions.append(f"p{p + 1} sm {''.join(str(c) for c in self.hole_cards(p))}")
+
+    def showdown_order(self) -> list[int]:
+        """§4.9: the last 7th-street bettor/raiser shows first, else the 7th-street opener;
+        then clockwise."""
+        live = [p for p in range(self.n) if not self.folded[p]]
+        first = self.last_aggressor
+        if first is None:
+            first = self.seventh_opener
+        if first is None:
+            first = min(live, key=lambda p: (board_key(tuple(self.up[p])), p))
+        return sorted(live, key=lambda p: (p - first) % self.n)
+
+    def _showdown(self) -> list[Event]:
+        out: list[Event] = []
+        live = [p for p in range(self.n) if not self.folded[p]]
+        order = self.showdown_order()
+        extra = [self.community] if self.community is not None else []
+        scores = {p: low_score([*self.down[p], *self.up[p], *extra]) for p in live}
+        pots = build_pots(self.contrib, [not f for f in self.folded])
+        best_shown: dict[int, int] = {}
+        shown: dict[str, Any] = {}
+        mucked: list[int] = []
+        for p in order:
+            seat = self.seat_ids[p]
+            mine = [k for k, pot in enumerate(pots) if p in pot.eligible]
+            could_win = any(scores[p] >= best_shown.get(k, -1) for k in mine)
+            if self.rules.showdown_reveal == "all" or could_win:
+                cards = [*self.down[p], *self.up[p], *extra]
+                name = low_name(cards)
+                shown[str(seat)] = {"cards": [str(c) for c in self.hole_cards(p)], "low": name}
+                for k in mine:
+                    best_shown[k] = max(best_shown.get(k, -1), scores[p])
+                out.append(
+                    Event(
+                        "show",
+                        {"seat": seat, "cards": [str(c) for c in self.hole_cards(p)], "low": name},
+                    )
+                )
+                self.phh_actions.append(
+                    f"p{p + 1} sm {''.join(str(c) for c in self.hole_cards(p))}"
+                )
+            else:
+                mucked.append(seat)
+                out.append(Event("muck", {"seat": seat}))
+                self.phh_actions.append(f"p{p + 1} sm")
+        pot_results = []
+        for k, pot in enumerate(pots):
+            best = max(scores[p] for p in pot.eligible)
+            winners = [p for p in pot.eligible if scores[p] == best]
+            shares = split(pot.amount, winners)
+            for p, amount in shares.items():
+                seat = self.seat_ids[p]
+                self.stacks[p] += amount
+                out.append(
+                    Event(
+                        "award",
+                        {"pot": k, "seat": seat, "amount": amount},
+                        chips=(ChipMove(seat, -amount, "award"),),
+                    )
+                )
+            pot_results.append(
+                {
+                    "amount": pot.amount,
+                    "winners": [self.seat_ids[p] for p in winners],
+                    "shares": {str(self.seat_ids[p]): a for p, a in shares.items()},
+                }
+            )
+        self.contrib = [0] * self.n
+        self.street = 8
+        self.result = {
+            "showdown": True,
+            "pots": pot_results,
+            "shown": shown,
+            "mucked": mucked,
+            "stacks": self.seat_stacks(),
+        }
+        out.append(
+            Event("hand_over", {"stacks": {str(k): v for k, v in self.seat_stacks().items()}})
+        )
+        return out
