@@ -2,7 +2,7 @@
 tables, seats, hands and their logs. See :class:`Store` and :class:`Tx`."""
 
 from bot.store.audit import AuditReport, Difference, LeagueFigures
-from bot.store.db import Migration, Store, Tx, migrations
+from bot.store.db import Migration, Store, Tx, backup_file, migrations
 from bot.store.errors import (
     InsufficientChips,
     InvalidAmount,
@@ -63,5 +63,6 @@ __all__ = [
     "TableExists",
     "TableMessage",
     "Tx",
+    "backup_file",
     "migrations",
 ]

@@ -19,7 +19,7 @@ import asyncio
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -201,19 +201,44 @@ class Store:
     async def backup(self, out: str | Path) -> None:
         """Copy the database to ``out`` with SQLite's online backup API (consistent even
         while other processes write). Refuses to overwrite an existing file."""
-        out = Path(out)
-        if out.exists():
-            raise StoreError(f"{out} already exists; choose a new file")
-        target = sqlite3.connect(out)
-        try:
-            async with self._lock:
+
+        async def copy(target: sqlite3.Connection) -> None:
+            async with self._lock:  # not in the middle of one of our own transactions
                 await self._db.backup(target)
-            target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
-        except BaseException:
-            target.close()
-            out.unlink(missing_ok=True)
-            raise
+
+        await _backup_to(out, copy)
+
+
+async def backup_file(path: str | Path, out: str | Path) -> None:
+    """Back up the database file at ``path`` to ``out`` without opening it as a store (so
+    any schema version, including one that still needs migrating, can be saved first)."""
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"no database at {path}")
+
+    async def copy(target: sqlite3.Connection) -> None:
+        # read-only URI: a backup must never change (or create) its source
+        async with aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as src:
+            await src.backup(target)
+
+    await _backup_to(out, copy)
+
+
+async def _backup_to(
+    out: str | Path, copy: Callable[[sqlite3.Connection], Awaitable[None]]
+) -> None:
+    out = Path(out)
+    if out.exists():
+        raise StoreError(f"{out} already exists; choose a new file")
+    target = sqlite3.connect(out)
+    try:
+        await copy(target)
+        target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+    except BaseException:
         target.close()
+        out.unlink(missing_ok=True)
+        raise
+    target.close()
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:
