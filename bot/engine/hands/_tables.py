@@ -3,9 +3,8 @@
 Every evaluator here turns a hand into ONE integer key with a few tuple lookups and
 multiplications, then does ONE dict lookup. A rank gets a prime, so the product of the
 primes of a hand's cards identifies its rank multiset (unique factorisation) whatever the
-order of the cards. Zoot also needs the number of different suits: each suit gets a prime
-of its own, and a card's value is (rank prime) * (suit prime), so one product identifies
-the rank multiset AND the suit multiset, which fixes the number of suits.
+order of the cards (41**5 < 2**30: the products stay one-digit ints, the fast path). Zoot
+also needs the number of different suits: a card's suit bit, OR-ed over the hand.
 """
 
 from __future__ import annotations
@@ -20,15 +19,11 @@ from bot.engine.errors import InvalidHand
 
 #: Prime of each rank 2..14 (index rank - 2); the ace is one rank whatever role it plays.
 RANK_PRIMES: Final = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-#: Prime of each suit (clubs, diamonds, hearts, spades); disjoint from the rank primes.
-SUIT_PRIMES: Final = (43, 47, 53, 59)
 
 #: ``RANK_PRIME[card]``: the prime of the card's rank.
 RANK_PRIME: Final[tuple[int, ...]] = tuple(RANK_PRIMES[c >> 2] for c in range(52))
-#: ``CARD_PRIME[card]``: rank prime times suit prime.
-CARD_PRIME: Final[tuple[int, ...]] = tuple(
-    RANK_PRIMES[c >> 2] * SUIT_PRIMES[c & 3] for c in range(52)
-)
+#: ``SUIT_BIT[card]``: 1 << suit; the OR over a hand is its set of suits.
+SUIT_BIT: Final[tuple[int, ...]] = tuple(1 << (c & 3) for c in range(52))
 
 #: Number of five-card hands from a 52-card deck.
 ALL_HANDS: Final = comb(52, 5)

@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
 from math import comb
 from typing import Final
 
@@ -22,8 +21,8 @@ from bot.engine.cards import RANK_NAMES, RANK_PLURALS, Card
 from bot.engine.errors import InvalidHand
 from bot.engine.hands._tables import (
     ALL_HANDS,
-    CARD_PRIME,
-    SUIT_PRIMES,
+    RANK_PRIME,
+    SUIT_BIT,
     multiplicities,
     not_a_hand,
     rank_multisets,
@@ -37,8 +36,11 @@ HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIG
 #: Standard key of a hand: (number of suits, category, tie-break ranks...); see _key.
 ZootKey = tuple[int, ...]
 
-#: product of CARD_PRIME over the hand -> score. Filled on first use (about 0.3 s).
-_SCORE: Final[dict[int, int]] = {}
+#: product of RANK_PRIME over the hand -> score per suit mask (OR of SUIT_BIT, 1..15).
+#: A dict of 6,175 small tuples, filled on first use. (One product of rank*suit primes
+#: would save the suit lookups but needs 282k entries and two-digit ints: slower.)
+_SCORE: Final[dict[int, tuple[int, ...]]] = {}
+_POPCOUNT: Final = tuple(bin(m).count("1") for m in range(16))
 #: score -> key (for names) and score -> number of hands (for strengths).
 _KEYS: Final[list[ZootKey]] = []
 _COUNTS: Final[list[int]] = []
@@ -96,13 +98,6 @@ def _hands_with(ranks: Sequence[int], suits: int) -> int:
     return comb(4, suits) * exact
 
 
-def _realizable(mults: Sequence[int], suit_counts: Sequence[int]) -> bool:
-    """Can ranks held ``mults`` times be dealt with these per-suit counts (each card a
-    different (rank, suit))? Gale-Ryser for a 0/1 matrix ranks x suits."""
-    cols = sorted(suit_counts, reverse=True)
-    return all(sum(cols[:k]) <= sum(min(m, k) for m in mults) for k in range(1, len(cols) + 1))
-
-
 def _build() -> None:
     classes: dict[ZootKey, int] = {}
     by_multiset: list[tuple[tuple[int, ...], dict[int, ZootKey]]] = []
@@ -118,36 +113,19 @@ def _build() -> None:
         by_multiset.append((ranks, keys))
     ordered = sorted(classes)
     score_of = {key: score for score, key in enumerate(ordered)}
-    suit_patterns = [
-        (suit_product(s), [s.count(i) for i in range(4) if i in s])
-        for s in combinations_with_replacement(range(4), 5)
-    ]
-    # Which suit multisets each multiplicity pattern can be dealt with (6 patterns x 56).
-    realizable: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-    table: dict[int, int] = {}
+    table: dict[int, tuple[int, ...]] = {}
     for ranks, keys in by_multiset:
-        mults = tuple(multiplicities(ranks))
-        pairs = realizable.get(mults)
-        if pairs is None:
-            pairs = [(sp, len(sc)) for sp, sc in suit_patterns if _realizable(mults, sc)]
-            realizable[mults] = pairs
-        rp = rank_product(ranks)
-        score_by_suits = {suits: score_of[key] for suits, key in keys.items()}
-        for sp, suits in pairs:
-            table[rp * sp] = score_by_suits[suits]
+        # Any set of k suits can hold this multiset when k is a valid suit count (the
+        # suits are interchangeable); the other masks cannot occur with distinct cards.
+        table[rank_product(ranks)] = tuple(
+            score_of[keys[_POPCOUNT[mask]]] if _POPCOUNT[mask] in keys else -1 for mask in range(16)
+        )
     strengths, numer = strength_table([classes[k] for k in ordered], ALL_HANDS)
     _KEYS.extend(ordered)
     _COUNTS.extend(classes[k] for k in ordered)
     _STRENGTH.extend(strengths)
     _STRENGTH_NUMER.extend(numer)
     _SCORE.update(table)  # last: a non-empty _SCORE means everything is ready
-
-
-def suit_product(suits: Sequence[int]) -> int:
-    p = 1
-    for s in suits:
-        p *= SUIT_PRIMES[s]
-    return p
 
 
 def _ensure() -> None:
@@ -168,9 +146,14 @@ def zoot_score(cards: Sequence[Card]) -> int:
         raise InvalidHand(f"Zoot hands have exactly 5 cards, got {len(cards)}")
     a, b, c, d, e = cards
     try:
-        return _SCORE[CARD_PRIME[a] * CARD_PRIME[b] * CARD_PRIME[c] * CARD_PRIME[d] * CARD_PRIME[e]]
+        p = RANK_PRIME
+        s = SUIT_BIT
+        score = _SCORE[p[a] * p[b] * p[c] * p[d] * p[e]][s[a] | s[b] | s[c] | s[d] | s[e]]
     except (KeyError, IndexError, TypeError):
         return _miss(cards)
+    if score < 0:
+        raise not_a_hand(cards, "Zoot")
+    return score
 
 
 def zoot_key(score: int) -> ZootKey:
