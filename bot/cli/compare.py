@@ -1,0 +1,133 @@
+"""``python -m bot compare GAME HAND [HAND ...]``: rank hands of Zoot, Wheelers or Razz.
+
+Prints one JSON object per group of hands:
+``{"game": ..., "hands": [{"cards", "place", "name", "strength"}, ...]}`` in input order,
+place 1 best, equal hands sharing a place, places dense (1, 1, 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from bot.engine.cards import Card, format_cards, parse_cards
+from bot.engine.errors import HomeGameError, InvalidCard, InvalidHand
+from bot.engine.hands import (
+    low_name,
+    low_score,
+    wheelers_name,
+    wheelers_score,
+    wheelers_strength,
+    zoot_name,
+    zoot_score,
+    zoot_strength,
+)
+
+GAMES = ("zoot", "wheelers", "razz")
+
+_EPILOG = """\
+A HAND is one argument: cards separated by spaces or written together ("As 2d 3c 4h 5s"
+or "As2d3c4h5s"); ranks 2-9 T J Q K A (or 10), suits s h d c (or ♠ ♥ ♦ ♣). Zoot and
+Wheelers hands have 5 cards, Razz hands 5 to 7 (best five, ace-to-five low; its strength is
+null). A card may not appear in two hands of one group.
+
+Without HAND arguments, groups are read from stdin, one per line, hands separated by "|";
+one JSON object is printed per line, and a bad line prints {"error": "..."} while the
+others go on. Exit status: 0 when every group was ranked; 1 when some stdin line was bad;
+2 for bad arguments (the message on stderr names the bad token).
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="rank poker hands of Zoot, Wheelers or Razz and print JSON",
+        description="Rank hands of one game; print one JSON object per group of hands.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help="zoot, wheelers or razz")
+    parser.add_argument("hands", nargs="*", metavar="HAND", help="one hand per argument")
+    parser.add_argument(
+        "--wraparound",
+        action="store_true",
+        help="Wheelers: straights may turn the corner (K-A-2), house rule wheelers_wraparound",
+    )
+    parser.set_defaults(handler=run)
+
+
+def _evaluate(game: str, cards: list[Card], wraparound: bool) -> tuple[int, str, float | None]:
+    if game == "zoot":
+        return zoot_score(cards), zoot_name(cards), zoot_strength(cards)
+    if game == "wheelers":
+        return (
+            wheelers_score(cards, wraparound=wraparound),
+            wheelers_name(cards, wraparound=wraparound),
+            wheelers_strength(cards, wraparound=wraparound),
+        )
+    return low_score(cards), low_name(cards), None
+
+
+def compare_group(game: str, hands: Sequence[str], *, wraparound: bool = False) -> dict[str, Any]:
+    """The JSON-able result for one group; raises a HomeGameError naming the bad input."""
+    if not hands:
+        raise InvalidHand("no hands to compare")
+    parsed: list[list[Card]] = []
+    seen: dict[Card, int] = {}
+    for number, text in enumerate(hands, start=1):
+        cards = parse_cards(text)
+        if not cards:
+            raise InvalidHand(f"hand {number} is empty")
+        for c in cards:
+            if c in seen:
+                raise InvalidCard(str(c), f"appears in hands {seen[c]} and {number}")
+            seen[c] = number
+        parsed.append(cards)
+    results = []
+    for number, cards in enumerate(parsed, start=1):
+        try:
+            results.append(_evaluate(game, cards, wraparound))
+        except InvalidHand as exc:
+            raise InvalidHand(f"hand {number} ({format_cards(cards)}): {exc.message}") from exc
+    ranked = sorted({score for score, _, _ in results}, reverse=True)
+    place = {score: i + 1 for i, score in enumerate(ranked)}
+    return {
+        "game": game,
+        "hands": [
+            {"cards": format_cards(cards), "place": place[score], "name": name, "strength": st}
+            for cards, (score, name, st) in zip(parsed, results, strict=True)
+        ],
+    }
+
+
+def _stdin_mode(game: str, wraparound: bool, stdin: TextIO, stdout: TextIO) -> int:
+    status = 0
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            result = compare_group(game, line.strip().split("|"), wraparound=wraparound)
+        except HomeGameError as exc:
+            result = {"error": exc.message}
+            status = 1
+        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.wraparound and args.game != "wheelers":
+        print("compare: --wraparound applies to wheelers only", file=sys.stderr)
+        return 2
+    if not args.hands:
+        return _stdin_mode(args.game, args.wraparound, sys.stdin, sys.stdout)
+    try:
+        result = compare_group(args.game, args.hands, wraparound=args.wraparound)
+    except HomeGameError as exc:
+        print(f"compare: {exc.message}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
