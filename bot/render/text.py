@@ -1,0 +1,113 @@
+"""Cards, chip amounts and seat tables as text for messages and embeds (no Discord calls).
+
+>>> from bot.engine.cards import parse_cards
+>>> cards_text(parse_cards("As Kh Td 2c"))
+'A♠ K♥ 10♦ 2♣'
+>>> cards_text([None, None, *parse_cards("7c")])
+'🂠 🂠 7♣'
+>>> format_chips(1234567), format_chips(-2500), format_chips(40, signed=True)
+('1,234,567', '-2,500', '+40')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards import Card
+
+CARD_BACK_TEXT = "🂠"
+"""A face-down card in text (U+1F0A0 PLAYING CARD BACK)."""
+
+EMBED_FIELD_LIMIT = 1024
+"""Discord's limit on an embed field value, the usual home of a seat table."""
+
+
+def cards_text(cards: Iterable[Card | None], *, hidden: str = CARD_BACK_TEXT) -> str:
+    """``A♠ K♥ 10♦ 2♣``; ``None`` is a face-down card, shown as ``hidden``."""
+    return " ".join(hidden if c is None else c.pretty for c in cards)
+
+
+def format_chips(amount: int, *, signed: bool = False) -> str:
+    """An integer chip amount with thousands separators; ``signed`` adds ``+`` to gains."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise TypeError(f"chip amounts are integers, got {amount!r}")
+    return f"{amount:+,}" if signed else f"{amount:,}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One line of a seat table: who sits there, their chips, and what they are doing."""
+
+    name: str
+    stack: int
+    status: str = ""
+
+
+def display_width(text: str) -> int:
+    """Columns the text takes in a monospace font: wide (CJK, emoji) characters take two,
+    combining marks none, so the table stays aligned in Discord's code blocks."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or ch in "\u200d\ufe0f":
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` display columns, ending in ``…`` when cut."""
+    if display_width(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if display_width(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def _pad(text: str, width: int, *, right: bool = False) -> str:
+    gap = " " * max(0, width - display_width(text))
+    return gap + text if right else text + gap
+
+
+def seats_table(
+    seats: Sequence[SeatRow],
+    *,
+    name_width: int = 16,
+    code_block: bool = True,
+    limit: int = EMBED_FIELD_LIMIT,
+) -> str:
+    """A compact aligned table of seats (name, stack, status), for an embed field.
+
+    Names are clipped to ``name_width`` columns; the whole text (with the code fence) stays
+    within ``limit`` characters by dropping the last rows and saying how many were left out.
+    Backticks in names are replaced so a player cannot close the code block.
+    """
+    if not seats:
+        raise ValueError("a seat table needs at least one seat")
+    names = [clip(_no_fence(s.name.strip() or "?"), name_width) for s in seats]
+    stacks = [format_chips(s.stack) for s in seats]
+    statuses = [clip(_no_fence(s.status.strip()), 24) for s in seats]
+    nw = max(display_width(n) for n in names)
+    sw = max(len(x) for x in stacks)
+    lines = [
+        f"{_pad(n, nw)}  {_pad(x, sw, right=True)}  {st}".rstrip()
+        for n, x, st in zip(names, stacks, statuses, strict=True)
+    ]
+    fence = ("```\n", "\n```") if code_block else ("", "")
+    budget = limit - len(fence[0]) - len(fence[1])
+    shown = list(lines)
+    while shown and len("\n".join(shown)) > budget:
+        shown.pop()
+        more = f"… and {len(lines) - len(shown)} more"
+        if len("\n".join([*shown, more])) <= budget:
+            shown.append(more)
+            break
+    return fence[0] + "\n".join(shown) + fence[1]
+
+
+def _no_fence(text: str) -> str:
+    return text.replace("`", "ˋ").replace("\n", " ")
