@@ -251,3 +251,12 @@ def test_check_config_missing_token(capsys: pytest.CaptureFixture[str]) -> None:
     assert "[discord]" in out and "# token = (not set)" in out
     assert err.startswith("discord.token: missing") and err.count("\n") == 1
     assert run_check_config(["--allow-missing-token"]) == 0
+
+
+def test_check_config_is_a_registered_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    cfg = write(Path("c.toml"), f'[discord]\ntoken = "{TOKEN}"\n')
+    assert main(["check-config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert 'token = "***"' in out and TOKEN not in out

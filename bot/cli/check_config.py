@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,10 +56,11 @@ def run(args: argparse.Namespace) -> int:
         print(exc.message, file=sys.stderr)
         return 2
     data = settings.masked()
-    if args.json:
-        print(json.dumps(data, indent=2, sort_keys=False))
-    else:
-        print(to_toml(data, source=config_path))
+    text = json.dumps(data, indent=2) if args.json else to_toml(data, source=config_path)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # `check-config | head`: the reader left; not an error of ours
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the exit flush quiet
     if settings.discord.token is None and not args.allow_missing_token:
         try:
             settings.token_value()
