@@ -72,7 +72,7 @@ def _audit(args: argparse.Namespace) -> int:
         return _fail(f"no database at {args.db} (give its path with --db)")
 
     async def run() -> tuple[bool, str]:
-        # migrate=False: an audit reads, it never changes the file it checks
+        # migrate=False: an audit never upgrades the schema of the file it checks
         async with await Store.open(db, migrate=False) as store:
             report = await store.audit(args.guild)
         text = json.dumps(report.to_json(), indent=2) if args.json else report.format()
