@@ -124,6 +124,7 @@ class RazzHand:
         self.opener: int | None = None
         self.last_aggressor: int | None = None
         self.seventh_opener: int | None = None
+        self._phh_community_in_hole = False
         self.log: list[Event] = []
         self.phh_actions: list[str] = []
         self.result: dict[str, Any] | None = None
@@ -242,10 +243,17 @@ class RazzHand:
             card = self._draw(1)[0]
             self.community = card
             out.append(Event("community", {"street": street, "card": str(card)}))
-            # PHH has no stud community card; we write it as the same card dealt to each
-            # player, which pokerkit loads (with a warning) and scores identically.
-            for p in live:
-                self.phh_actions.append(f"d dh p{p + 1} {card}")
+            # PHH: pokerkit deals a board card ('d db') only when the deck *and* the burnt
+            # and mucked cards cannot give everyone a card (it reuses mucked cards; §4.8
+            # does not). Otherwise we write the same card dealt to each player, which
+            # pokerkit loads (with a warning) and scores exactly like a community card.
+            held = sum(len(self.down[p]) + len(self.up[p]) for p in live)
+            if 52 - held < len(live):
+                self.phh_actions.append(f"d db {card}")
+            else:
+                self._phh_community_in_hole = True
+                for p in live:
+                    self.phh_actions.append(f"d dh p{p + 1} {card}")
             return out
         face_up = street != 7
         for p in live:
@@ -592,7 +600,7 @@ class RazzHand:
             "pots": [{"amount": amount, "winners": [seat], "shares": {str(seat): amount}}],
             "shown": {},
             "mucked": [],
-            "stacks": self.seat_stacks(),
+            "stacks": {str(k): v for k, v in self.seat_stacks().items()},
         }
         return [
             Event(
@@ -610,9 +618,15 @@ class RazzHand:
         cards.extend(d[2:])
         return cards
 
+    def _phh_cards(self, p: int) -> str:
+        cards = self.hole_cards(p)
+        if self._phh_community_in_hole and self.community is not None:
+            cards.append(self.community)
+        return "".join(str(c) for c in cards)
+
     def _phh_show(self, live: list[int]) -> None:
         for p in live:
-            self.phh_actions.append(f"p{p + 1} sm {''.join(str(c) for c in self.hole_cards(p))}")
+            self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")
 
     def showdown_order(self) -> list[int]:
         """§4.9: the last 7th-street bettor/raiser shows first, else the 7th-street opener;
@@ -651,9 +665,7 @@ class RazzHand:
                         {"seat": seat, "cards": [str(c) for c in self.hole_cards(p)], "low": name},
                     )
                 )
-                self.phh_actions.append(
-                    f"p{p + 1} sm {''.join(str(c) for c in self.hole_cards(p))}"
-                )
+                self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")
             else:
                 mucked.append(seat)
                 out.append(Event("muck", {"seat": seat}))
@@ -687,9 +699,65 @@ class RazzHand:
             "pots": pot_results,
             "shown": shown,
             "mucked": mucked,
-            "stacks": self.seat_stacks(),
+            "stacks": {str(k): v for k, v in self.seat_stacks().items()},
         }
         out.append(
             Event("hand_over", {"stacks": {str(k): v for k, v in self.seat_stacks().items()}})
         )
         return out
+
+    # ---------------------------------------------------------------- snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (the deck order included)."""
+
+        def codes(cards: Sequence[Card]) -> list[str]:
+            return [str(c) for c in cards]
+
+        return {
+            "version": 1,
+            "rules": self.rules.model_dump(),
+            "dealer": self.dealer,
+            "seats": list(self.seat_ids),
+            "starting": list(self.starting),
+            "deck": codes(self._deck),
+            "next": self._next,
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "contrib": list(self.contrib),
+            "folded": list(self.folded),
+            "down": [codes(c) for c in self.down],
+            "up": [codes(c) for c in self.up],
+            "community": None if self.community is None else str(self.community),
+            "street": self.street,
+            "actors": list(self.actors),
+            "acted": sorted(self.acted),
+            "bring_in_pending": self.bring_in_pending,
+            "completion_pending": self.completion_pending,
+            "aggressions": self.aggressions,
+            "raise_size": self.raise_size,
+            "shorts": list(self.shorts),
+            "opener": self.opener,
+            "last_aggressor": self.last_aggressor,
+            "seventh_opener": self.seventh_opener,
+            "phh_community_in_hole": self._phh_community_in_hole,
+            "phh_actions": list(self.phh_actions),
+            "result": self.result,
+        }
+
+    @classmethod
+    def restore(cls, snap: Any, rng: random.Random | None = None) -> RazzHand:
+        """Rebuild a hand from :meth:`snapshot`; raises SnapshotError naming a bad field.
+
+        ``rng`` is accepted for symmetry with the constructor; the stored deck order means
+        nothing random is needed to continue.
+        """
+        from bot.engine.razz._snapshot import load_snapshot
+
+        return load_snapshot(cls, snap)
+
+    def to_phh(self, *, players: list[str] | None = None) -> str:
+        """This finished hand as PHH text (see :mod:`bot.engine.razz.phh`)."""
+        from bot.engine.razz.phh import hand_to_phh
+
+        return hand_to_phh(self, players=players)

@@ -139,6 +139,17 @@ def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
     streets: dict[int, dict[int, list[Card]]] = {}
     for i, text in enumerate(actions, 1):
         words = text.split("#", 1)[0].split()
+        if words[:2] == ["d", "db"]:
+            try:
+                if len(words) != 3:
+                    raise InvalidConfig("action", "expected 'd db CARD'")
+                board = _parse_cards(words[2])
+            except HomeGameError as exc:
+                raise PHHError(f"{name}: action {i} {text!r}: {exc.message}") from None
+            if len(board) != 1 or max(received) < 6:
+                raise PHHError(f"{name}: action {i} {text!r}: a Razz board is one 7th card")
+            streets.setdefault(7, {})[-1] = board  # a community card (§4.8)
+            continue
         if words[:2] != ["d", "dh"]:
             continue
         try:
@@ -160,6 +171,9 @@ def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
     order: list[Card] = []
     for street in sorted(streets):
         dealt = streets[street]
+        if -1 in dealt:
+            order.extend(dealt[-1])
+            continue
         firsts = {tuple(c) for c in dealt.values()}
         if street > 3 and len(dealt) > 1 and len(firsts) == 1:
             order.extend(next(iter(dealt.values())))  # a community card (§4.8)
@@ -198,12 +212,13 @@ def replay_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> ReplayRe
     variant = _field(data, "variant", name)
     if variant != "FR":
         raise PHHError(f"{name}: field 'variant' is {variant!r}; only 'FR' (Razz) is supported")
-    if data.get("ante_trimming_status", True) is not True:
-        # Our engine always trims antes (RULES §4.7: nobody loses more than they have).
-        raise PHHError(f"{name}: field 'ante_trimming_status' must be true")
     stacks = _int_list(data, "starting_stacks", name)
     n = len(stacks)
     antes = _int_list(data, "antes", name, n)
+    if data.get("ante_trimming_status", False) is not True and min(stacks) < max(antes):
+        # Our engine always trims antes (RULES §4.7: nobody loses more than they have);
+        # without trimming, a stack shorter than the ante cannot be replayed.
+        raise PHHError(f"{name}: field 'ante_trimming_status' must be true for short stacks")
     if len(set(antes)) != 1:
         raise PHHError(f"{name}: field 'antes' must be the same for everyone, got {antes}")
     actions = _field(data, "actions", name)
@@ -252,7 +267,11 @@ def _replay_one(hand: RazzHand, text: str, n: int) -> None:
             if not set(dealt) <= mine:
                 raise GameError(f"our engine dealt p{p + 1} other cards at this point")
             return
-        raise GameError("unsupported dealer action (Razz deals 'd dh' only)")
+        if words[1:2] == ["db"] and len(words) == 3:
+            if hand.community is None or _parse_cards(words[2]) != [hand.community]:
+                raise GameError("our engine has no such community card at this point")
+            return
+        raise GameError("unsupported dealer action (Razz deals 'd dh' and 'd db' only)")
     p = _player(words[0], n)
     seat = hand.seat_ids[p]
     verb = words[1] if len(words) > 1 else ""
