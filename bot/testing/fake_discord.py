@@ -344,9 +344,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        port = int(self._runner.addresses[0][1])
         self.base_url = f"http://127.0.0.1:{port}"
         self.api_base = f"{self.base_url}/api/v10"
         self.gateway_url = f"ws://127.0.0.1:{port}/gateway"
@@ -528,6 +526,10 @@ class FakeDiscord:
             raise FakeDiscordError(f"{channel!r} has no messages")
         return messages[-1]
 
+    def ack_latencies(self) -> list[float]:
+        """Dispatch-to-first-callback seconds of every answered interaction (for benches)."""
+        return [r.latency for r in self.interactions.values() if r.latency is not None]
+
     @property
     def unhandled_requests(self) -> list[RequestRecord]:
         """REST calls the fake does not implement (answered 404): a test can assert none."""
@@ -654,7 +656,7 @@ class FakeDiscord:
 
     async def _on_gateway_op(self, conn: _Connection, payload: JSON) -> None:
         op = payload.get("op")
-        data = payload.get("d")
+        data: JSON = payload.get("d") or {}
         if op == 1:  # HEARTBEAT
             conn.queue.put_nowait(json.dumps({"op": 11}))
         elif op == 2:  # IDENTIFY

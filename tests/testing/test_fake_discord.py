@@ -126,6 +126,17 @@ class TinyBot(discord.Client):
             await interaction.response.defer(thinking=True)
             await interaction.followup.send("done thinking")
 
+        async def suggest_game(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            games = ("razz", "zoot", "wheelers")
+            return [app_commands.Choice(name=g, value=g) for g in games if g.startswith(current)]
+
+        @tree.command(name="find", description="Find a game")
+        @app_commands.autocomplete(game=suggest_game)
+        async def find(interaction: discord.Interaction, game: str) -> None:
+            await interaction.response.send_message(f"found {game}", ephemeral=True)
+
         @tree.command(name="pick", description="Choose a game")
         async def pick(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("pick one", view=PickView())
@@ -171,7 +182,7 @@ async def test_client_connects_ready_with_guild_available(world: World) -> None:
 async def test_synced_commands_show_up_with_their_options(world: World) -> None:
     deal = world.fake.command("deal")
     assert [o["name"] for o in deal["options"]] == ["game", "stake", "private"]
-    assert set(world.fake.commands()) == {"deal", "hand", "whoami", "slow", "pick"}
+    assert set(world.fake.commands()) == {"deal", "hand", "whoami", "slow", "find", "pick"}
 
 
 async def test_slash_command_reply_is_public_in_channel(world: World) -> None:
@@ -220,6 +231,16 @@ async def test_select_menu_choice_reaches_the_view(world: World) -> None:
     assert reply.content == "picked zoot" and reply.components == ()
     with pytest.raises(FakeDiscordError):
         await world.fake.select(world.alice, message, "t:pick", ["poker"])
+
+
+async def test_autocomplete_returns_the_bots_suggestions(world: World) -> None:
+    rec = await world.fake.autocomplete(
+        world.bob, world.channel, "find", {"game": "z"}, focused="game"
+    )
+    reply = await rec.response()
+    assert reply.callback_type == 8
+    assert [c["value"] for c in reply.choices] == ["zoot"]
+    assert world.fake.ack_latencies() == [rec.latency]
 
 
 async def test_dm_reaches_only_its_recipient(world: World) -> None:
