@@ -68,6 +68,13 @@ class PickView(discord.ui.View):
         await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
 
 
+class StakeModal(discord.ui.Modal, title="House rules"):
+    ante: discord.ui.TextInput[StakeModal] = discord.ui.TextInput(label="Ante", custom_id="t:ante")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"ante set to {self.ante.value}")
+
+
 class TinyBot(discord.Client):
     def __init__(self, **options: object) -> None:
         super().__init__(intents=discord.Intents.default(), **options)
@@ -137,6 +144,10 @@ class TinyBot(discord.Client):
         async def find(interaction: discord.Interaction, game: str) -> None:
             await interaction.response.send_message(f"found {game}", ephemeral=True)
 
+        @tree.command(name="rules", description="Edit house rules")
+        async def rules(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(StakeModal())
+
         @tree.command(name="pick", description="Choose a game")
         async def pick(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("pick one", view=PickView())
@@ -182,7 +193,7 @@ async def test_client_connects_ready_with_guild_available(world: World) -> None:
 async def test_synced_commands_show_up_with_their_options(world: World) -> None:
     deal = world.fake.command("deal")
     assert [o["name"] for o in deal["options"]] == ["game", "stake", "private"]
-    assert set(world.fake.commands()) == {"deal", "hand", "whoami", "slow", "find", "pick"}
+    assert set(world.fake.commands()) == {"deal", "hand", "whoami", "slow", "find", "rules", "pick"}
 
 
 async def test_slash_command_reply_is_public_in_channel(world: World) -> None:
@@ -241,6 +252,13 @@ async def test_autocomplete_returns_the_bots_suggestions(world: World) -> None:
     assert reply.callback_type == 8
     assert [c["value"] for c in reply.choices] == ["zoot"]
     assert world.fake.ack_latencies() == [rec.latency]
+
+
+async def test_modal_opens_and_its_submission_reaches_the_bot(world: World) -> None:
+    opened = await world.fake.invoke(world.alice, world.channel, "rules")
+    assert (await opened.response()).modal is not None
+    submitted = await world.fake.submit_modal(world.alice, opened, {"t:ante": "25"})
+    assert (await submitted.response()).content == "ante set to 25"
 
 
 async def test_dm_reaches_only_its_recipient(world: World) -> None:
