@@ -505,6 +505,7 @@ class GutsGame:
         if self._phase != "paused":
             raise IllegalAction("the table is not paused")
         self._acted_round = True
+        self._log.append("d resume")
         return [public("resumed", {}), *self._ante_again()]
 
     # ----------------------------------------------------------------- procedure
