@@ -8,6 +8,7 @@ place 1 best, equal hands sharing a place, places dense (1, 1, 2).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -50,13 +51,17 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", choices=GAMES, metavar="GAME", help="zoot, wheelers or razz")
-    parser.add_argument("hands", nargs="*", metavar="HAND", help="one hand per argument")
+    # REMAINDER so that --wraparound may also follow the hands (argparse would otherwise
+    # stop the "*" positional at the first option); run() takes it back out.
+    parser.add_argument(
+        "hands", nargs=argparse.REMAINDER, metavar="HAND", help="one hand per argument"
+    )
     parser.add_argument(
         "--wraparound",
         action="store_true",
         help="Wheelers: straights may turn the corner (K-A-2), house rule wheelers_wraparound",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=functools.partial(run, parser=parser))
 
 
 def _evaluate(game: str, cards: list[Card], wraparound: bool) -> tuple[int, str, float | None]:
@@ -118,7 +123,17 @@ def _stdin_mode(game: str, wraparound: bool, stdin: TextIO, stdout: TextIO) -> i
     return status
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, parser: argparse.ArgumentParser | None = None) -> int:
+    if parser is not None and ("-h" in args.hands or "--help" in args.hands):
+        parser.print_help()
+        return 0
+    if "--wraparound" in args.hands:
+        args.hands = [h for h in args.hands if h != "--wraparound"]
+        args.wraparound = True
+    bad_option = next((h for h in args.hands if h.startswith("-") and h != "-"), None)
+    if bad_option is not None:
+        print(f"compare: unknown option {bad_option!r}", file=sys.stderr)
+        return 2
     if args.wraparound and args.game != "wheelers":
         print("compare: --wraparound applies to wheelers only", file=sys.stderr)
         return 2
