@@ -39,7 +39,7 @@ def ranking(game: str = "zoot") -> GutsRanking:
 
 def stacked(*hands: str, draws: str = "") -> Deck:
     """A deck dealing ``hands`` (five cards each, dealer's left first), then ``draws``."""
-    top = [c for h in hands for c in parse_cards(h)] + parse_cards(draws)
+    top = parse_cards(" ".join([*hands, draws]))  # refuses a card given twice
     rest = [c for c in CARDS if c not in top]
     return Deck(cards=top + rest)
 
@@ -101,7 +101,7 @@ def kinds(events: list[Event]) -> list[str]:
 
 FLUSH = "9s 8s 6s 3s 2s"  # one suit: beats every hand with more suits (RULES §2.3)
 FULL_HOUSE = "Kh Kd Kc 7h 7d"
-JUNK_A = "Ah Kd 9c 5s 3h"  # four suits, high card
+JUNK_A = "Ah Qd 9c 5s 3h"  # four suits, high card
 JUNK_B = "Qh Jd 8c 4s 2h"
 
 # --------------------------------------------------------------------------- §1.1
@@ -278,7 +278,7 @@ def test_rule_1_5_nobody_lays_down_everyone_antes_discards_one_and_draws_one() -
     draws = [e for e in ev2 if e.kind == "draw"]
     assert [(e.visible_to, e.data["card"]) for e in draws] == [(1, "Ts"), (2, "7c")]
     assert sorted(game.hand(1)) == sorted(parse_cards("9s 8s 6s 3s Ts"))
-    assert sorted(game.hand(2)) == sorted(parse_cards("Ah Kd 9c 5s 7c"))
+    assert sorted(game.hand(2)) == sorted(parse_cards("Ah Qd 9c 5s 7c"))
     assert game.phase == "window" and game.round == 2
 
 
@@ -348,7 +348,7 @@ def test_rule_1_7_challenger_with_the_best_hand_takes_the_whole_pot() -> None:
 
 def test_rule_1_7_tie_with_challenger_takes_whole_pot() -> None:
     # Same ranks, same number of suits: an exact tie; the challenger (seat 2) takes it all.
-    game = make_game("Ah Kh Qh Jh 9h", "As Ks Qs Js 9s", "Ad Kd Qd Jd 9d", stacks=[100] * 3)
+    game = make_game("Ac Tc 6c 5c 4c", "As Ts 6s 5s 4s", "Ad Td 6d 5d 4d", stacks=[100] * 3)
     game.start()
     act(game, 2, "lay_down")
     game.timeout()
@@ -372,10 +372,10 @@ def test_rule_1_7_beaten_challenger_matches_the_pot_which_carries_over() -> None
 def test_rule_1_7_tied_non_challengers_split_odd_chip_first_clockwise_from_dealers_left() -> None:
     # Dealer seat 2, so clockwise from the dealer's left: 3, 4, 1, 2. Seats 4 and 1 tie.
     hands = (
-        "Ah Kh Qh Jh 9h",  # seat 1
+        "Ac Tc 6c 5c 4c",  # seat 1
         JUNK_B,  # seat 2
         FULL_HOUSE,  # seat 3: the challenger, beaten
-        "As Ks Qs Js 9s",  # seat 4
+        "Ad Td 6d 5d 4d",  # seat 4
     )
     game = make_game(*hands, stacks=[100] * 4, ante=10, dealer=2, pot={2: 1})
     game.start()

@@ -33,7 +33,14 @@ from typing import Any, Literal, Protocol, cast
 
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card, Deck, format_cards
-from bot.engine.errors import GameError, GameOver, IllegalAction, NotYourTurn, SnapshotError
+from bot.engine.errors import (
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidConfig,
+    NotYourTurn,
+    SnapshotError,
+)
 from bot.engine.events import ChipMove, Event, private, public
 from bot.engine.guts.rules import GutsRules
 from bot.engine.guts.setup import GutsSetup
@@ -162,6 +169,8 @@ class GutsGame:
         self.setup = setup
         self.ranking = ranking if ranking is not None else load_ranking(rules)
         self._rng = rng if rng is not None else secrets.SystemRandom()
+        if deck is not None and len(set(deck.cards)) != len(deck):
+            raise InvalidConfig("deck", "a card appears twice in the stacked deck")
         self._deck = deck if deck is not None else Deck(rng=self._rng)
         self._order = setup.order()
         self._stacks: dict[int, int] = {s: setup.stacks[s] for s in setup.seats}
