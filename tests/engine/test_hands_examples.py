@@ -3,6 +3,7 @@ the guts Ranking and its discard choice, and the errors for bad hands."""
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import pytest
@@ -217,19 +218,41 @@ def test_rule_1_5_best_discard_keeps_the_best_hand() -> None:
     assert wrap.score(parse_cards("Ks Ad 2h 7c 9d")) == w("Ks Ad 2h 7c 9d", True)
 
 
-def test_rule_1_5_best_discard_ties_go_to_the_lowest_card_and_unseen_limits_pool() -> None:
+def _expected_discard(game: str, hand: list, pool: list) -> str:
+    """Direct reading of the documented rule: the highest mean strength over the pool,
+    ties to the lowest card (rank, then suit)."""
+    ranking = guts_ranking(game)
+    means = {}
+    for card in hand:
+        rest = [c for c in hand if c != card]
+        means[card] = math.fsum(ranking.strength([*rest, new]) for new in pool) / len(pool)
+    top = max(means.values())
+    return str(min(c for c, m in means.items() if m == top))
+
+
+@pytest.mark.parametrize("game", ["zoot", "wheelers"])
+@pytest.mark.parametrize("text", ["2c 2d 9c 9d Kh", "As Kd 8h 5c 2s", "7h 7s 7c 8d 9d"])
+def test_rule_1_5_best_discard_matches_mean_strength_ties_to_lowest_card(
+    game: str, text: str
+) -> None:
+    hand = parse_cards(text)
+    pool = [c for c in CARDS if c not in hand]
+    assert str(guts_ranking(game).best_discard(hand)) == _expected_discard(game, hand, pool)
+
+
+def test_rule_1_5_best_discard_symmetric_cards_tie_to_lowest() -> None:
+    # Throwing 9c or 9d (or 2c or 2d) leaves the same ranks: a tie broken to the lower card.
+    choice = guts_ranking("wheelers").best_discard(parse_cards("2c 2d 9c 9d Kh"))
+    assert str(choice) in {"2c", "9c"}
+
+
+def test_rule_1_5_best_discard_unseen_limits_the_replacements() -> None:
     zoot = guts_ranking("zoot")
-    # Four-suited high card with five different ranks in a rainbow: every choice differs,
-    # but with a single unseen replacement the decision is forced and deterministic.
-    hand = parse_cards("As Kd 8h 5c 2s")
-    only = parse_cards("Qs")
-    choice = zoot.best_discard(hand, unseen=only)
-    assert choice in hand
+    hand = parse_cards("As Ks Qs 5d 2c")
+    unseen = parse_cards("Js 4d 3d 2d")
+    assert str(zoot.best_discard(hand, unseen=unseen)) == _expected_discard("zoot", hand, unseen)
     with pytest.raises(InvalidHand):
         zoot.best_discard(hand, unseen=hand)
-    # Symmetric hand: discarding either spade of a two-suited pair position ties -> lowest.
-    sym = parse_cards("2c 2d 9c 9d Kh")
-    assert str(guts_ranking("wheelers").best_discard(sym)) in {"2c", "9c", "Kh"}
 
 
 def test_wrong_card_count_is_invalid_hand_with_message() -> None:
