@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +176,12 @@ def test_rule_1_1_stacked_deck_with_a_repeated_card_is_refused() -> None:
     setup = GutsSetup(seats=(1, 2), stacks={1: 100, 2: 100}, dealer=2)
     with pytest.raises(InvalidConfig, match="deck: a card appears twice"):
         GutsGame(GutsRules.parse(game="zoot"), setup, deck=Deck(cards=[CARDS[0], *CARDS[:51]]))
+
+
+def test_documented_history_example_replays() -> None:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
+    section = doc.read_text().split("## Zoot and Wheelers", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    game = parse_history(example)
+    assert game.stacks == {1: 255, 2: 105, 3: 180} and game.pot_ledger == {2: 75}
+    assert to_history(game).split("\n", 1)[1] == example

@@ -44,6 +44,8 @@ def _toml(value: Any) -> str:
             raise ValueError(f"cannot write {value!r} as a TOML literal string")
         return f"'{value}'"
     if isinstance(value, Mapping):
+        if not value:
+            return "{}"
         return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
     if isinstance(value, Sequence):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
