@@ -4,6 +4,10 @@ Every evaluator takes a sequence of :class:`~bot.engine.cards.Card` (ints 0..51)
 returns an ``int`` score: higher is better, equal scores tie, suits never break ties.
 Scores are dense ranks of one game (and one Wheelers ``wraparound`` setting): compare
 like with like. Tables are built on first use (well under a second each), never at import.
+
+Cards are assumed distinct (the deck and ``parse_cards`` guarantee it): for speed the
+evaluators do not re-check, and a repeated card raises ``InvalidHand`` only when it makes
+an impossible hand (five of a rank, a pair in one suit).
 """
 
 from bot.engine.hands.low import best_low, board_key, low_name, low_score
