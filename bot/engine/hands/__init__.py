@@ -7,7 +7,7 @@ like with like. Tables are built on first use (well under a second each), never 
 
 Cards are assumed distinct (the deck and ``parse_cards`` guarantee it): for speed the
 evaluators do not re-check, and a repeated card raises ``InvalidHand`` only when it makes
-an impossible hand (five of a rank, a pair in one suit).
+an impossible hand (five of a rank; for Zoot also a pair within one suit).
 """
 
 from bot.engine.hands.low import best_low, board_key, low_name, low_score
