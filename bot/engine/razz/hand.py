@@ -24,6 +24,8 @@ from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
 
 STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+#: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
+CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
 #: pokerkit: a fixed-limit street allows at most 4 completions/bets/raises (§4.6).
 MAX_AGGRESSIONS: Final = 4
@@ -231,29 +233,29 @@ class RazzHand:
                 out.append(
                     Event(
                         "deal_down",
-                        {"seat": seat, "street": 3, "cards": [str(c) for c in two]},
+                        {"seat": seat, "street": 3, "cards": [CODE[c] for c in two]},
                         visible_to=seat,
                     )
                 )
-                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": str(up[0])}))
-                self.phh_actions.append(f"d dh p{p + 1} {two[0]}{two[1]}{up[0]}")
+                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": CODE[up[0]]}))
+                self.phh_actions.append(f"d dh p{p + 1} {CODE[two[0]]}{CODE[two[1]]}{CODE[up[0]]}")
             return out
         if self.cards_left < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
             card = self._draw(1)[0]
             self.community = card
-            out.append(Event("community", {"street": street, "card": str(card)}))
+            out.append(Event("community", {"street": street, "card": CODE[card]}))
             # PHH: pokerkit deals a board card ('d db') only when the deck *and* the burnt
             # and mucked cards cannot give everyone a card (it reuses mucked cards; §4.8
             # does not). Otherwise we write the same card dealt to each player, which
             # pokerkit loads (with a warning) and scores exactly like a community card.
             held = sum(len(self.down[p]) + len(self.up[p]) for p in live)
             if 52 - held < len(live):
-                self.phh_actions.append(f"d db {card}")
+                self.phh_actions.append(f"d db {CODE[card]}")
             else:
                 self._phh_community_in_hole = True
                 for p in live:
-                    self.phh_actions.append(f"d dh p{p + 1} {card}")
+                    self.phh_actions.append(f"d dh p{p + 1} {CODE[card]}")
             return out
         face_up = street != 7
         for p in live:
@@ -261,17 +263,17 @@ class RazzHand:
             seat = self.seat_ids[p]
             if face_up:
                 self.up[p].append(card)
-                out.append(Event("deal_up", {"seat": seat, "street": street, "card": str(card)}))
+                out.append(Event("deal_up", {"seat": seat, "street": street, "card": CODE[card]}))
             else:
                 self.down[p].append(card)
                 out.append(
                     Event(
                         "deal_down",
-                        {"seat": seat, "street": street, "cards": [str(card)]},
+                        {"seat": seat, "street": street, "cards": [CODE[card]]},
                         visible_to=seat,
                     )
                 )
-            self.phh_actions.append(f"d dh p{p + 1} {card}")
+            self.phh_actions.append(f"d dh p{p + 1} {CODE[card]}")
         return out
 
     # ------------------------------------------------------------ betting flow
@@ -413,6 +415,24 @@ class RazzHand:
             targets.append(reach)
         return targets
 
+    def _allowed(self, p: int) -> tuple[str, ...]:
+        """The action kinds position ``p`` may take now (the fast path of legal_actions)."""
+        if self.bring_in_pending:
+            kinds: tuple[str, ...] = ("bring_in",)
+        elif self.bets[p] >= max(self.bets):
+            kinds = ("check",)
+        else:
+            kinds = ("fold", "call")
+        if self._aggression_block(p) is None:
+            kinds += (self._aggression_kind(),)
+        return kinds
+
+    def allowed_kinds(self, seat: int) -> tuple[str, ...]:
+        """The action kinds ``seat`` may take now (empty when it is not their turn)."""
+        if self.street == 8 or not self.actors or self.seat_ids[self.actors[0]] != seat:
+            return ()
+        return self._allowed(self.actors[0])
+
     def legal_actions(self, seat: int) -> list[ActionOption]:
         """Every Razz action kind for ``seat`` now: allowed, or why not."""
         if self.is_over:
@@ -488,6 +508,11 @@ class RazzHand:
             raise NotYourTurn(f"it is seat {who}'s turn, not seat {action.seat}'s")
         if action.kind not in ACTION_KINDS:
             raise IllegalAction(f"unknown action {action.kind!r} (use {', '.join(ACTION_KINDS)})")
+        if action.amount is None and action.kind in self._allowed(p):
+            # Fast path: a plain legal action (the option list below explains refusals).
+            if action.kind in ("complete", "bet", "raise"):
+                return p, self._raise_targets(p)[0]
+            return p, None
         for opt in self.legal_actions(action.seat):
             if opt.kind != action.kind:
                 continue
@@ -622,7 +647,7 @@ class RazzHand:
         cards = self.hole_cards(p)
         if self._phh_community_in_hole and self.community is not None:
             cards.append(self.community)
-        return "".join(str(c) for c in cards)
+        return "".join(CODE[c] for c in cards)
 
     def _phh_show(self, live: list[int]) -> None:
         for p in live:
@@ -656,13 +681,13 @@ class RazzHand:
             if self.rules.showdown_reveal == "all" or could_win:
                 cards = [*self.down[p], *self.up[p], *extra]
                 name = low_name(cards)
-                shown[str(seat)] = {"cards": [str(c) for c in self.hole_cards(p)], "low": name}
+                shown[str(seat)] = {"cards": [CODE[c] for c in self.hole_cards(p)], "low": name}
                 for k in mine:
                     best_shown[k] = max(best_shown.get(k, -1), scores[p])
                 out.append(
                     Event(
                         "show",
-                        {"seat": seat, "cards": [str(c) for c in self.hole_cards(p)], "low": name},
+                        {"seat": seat, "cards": [CODE[c] for c in self.hole_cards(p)], "low": name},
                     )
                 )
                 self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")

@@ -26,11 +26,12 @@ def _good_cards(ranks: list[int]) -> int:
 
 def choose(hand: RazzHand, seat: int, rng: random.Random, style: Style = "tight") -> Action:
     """The action ``seat`` takes now. ``style="random"`` picks uniformly among legal kinds."""
+    if style == "random":
+        kinds = hand.allowed_kinds(seat)
+        return Action(seat, rng.choice(kinds)) if kinds else hand.default_action(seat)
     opts = {o.kind: o for o in hand.legal_actions(seat) if o.allowed}
     if not opts:
         return hand.default_action(seat)
-    if style == "random":
-        return Action(seat, rng.choice(sorted(opts)))
     p = hand.position(seat)
     mine = [c.low_rank for c in (*hand.down[p], *hand.up[p])]
     good = _good_cards(mine)
