@@ -1,0 +1,137 @@
+"""The Discord bot: a :class:`commands.AutoShardedBot` built from injected parts.
+
+Nothing happens at import. ``python -m bot run`` loads the settings, opens the store, builds
+the :class:`~bot.tables.service.TableService` and hands all three to :class:`HomeGameBot`,
+whose ``setup_hook`` loads the cogs, registers the persistent components, restores the
+tables and syncs the slash commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.store import Store
+from cogs._errors import handle_error
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+    from bot.tables.views import Published
+
+log = logging.getLogger("homegame.app")
+
+EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.tables")
+"""Cogs loaded by default; ``cogs.tables`` needs a TableService."""
+
+HEARTBEAT_SECONDS = 30.0
+
+
+def bot_intents() -> discord.Intents:
+    """Only what the bot needs: guild create/update (channels, roles) for slash commands and
+    permissions. No message content, no privileged members or presences intent: every
+    input arrives as an interaction, and DMs are sent, never read."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
+class _Subscriber(Protocol):
+    async def publish(self, published: Published) -> None: ...
+
+
+class PublishRelay:
+    """The TableService's subscriber, built before the bot (the service needs its subscriber
+    at construction, the bot needs the service): forwards to the tables cog once loaded."""
+
+    def __init__(self) -> None:
+        self.target: _Subscriber | None = None
+
+    async def publish(self, published: Published) -> None:
+        target = self.target
+        if target is not None:
+            await target.publish(published)
+
+
+class HomeGameBot(commands.AutoShardedBot):
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        store: Store,
+        service: TableService | None,
+        relay: PublishRelay | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+        clock: Callable[[], float] = time.time,
+        heartbeat_path: Path | None = None,
+        sync_commands: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no message content
+            intents=bot_intents(),
+            help_command=None,
+            shard_count=settings.discord.shard_count,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.store = store
+        self.service = service
+        self.relay = relay
+        self.clock = clock
+        self.heartbeat_path = heartbeat_path
+        self.sync_commands = sync_commands
+        self._extensions = tuple(e for e in extensions if service is not None or e != "cogs.tables")
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.tree.on_error = handle_error  # type: ignore[assignment]
+
+    async def setup_hook(self) -> None:
+        from cogs._items import DiscardSelect, TableButton
+
+        for name in self._extensions:
+            await self.load_extension(name)
+        # Registered once for the whole process: any old button or select whose custom_id
+        # matches a template is routed here, even from messages sent before a restart.
+        self.add_dynamic_items(TableButton, DiscardSelect)
+        if self.service is not None:
+            await self.service.start_service()
+        if self.sync_commands:
+            await self.sync_app_commands()
+        if self.heartbeat_path is not None:
+            self._heartbeat = asyncio.create_task(self._beat(self.heartbeat_path))
+
+    async def sync_app_commands(self) -> None:
+        """To the dev guild when configured (instant), else globally (up to an hour)."""
+        guild_id = self.settings.discord.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d slash commands (%s)", len(synced), guild_id or "global")
+
+    async def _beat(self, path: Path) -> None:
+        # A cheap liveness signal for a health check: the file's content is the last time
+        # the event loop was responsive.
+        while True:
+            with contextlib.suppress(OSError):
+                path.write_text(f"{self.clock():.0f}\n")
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
+        await super().close()

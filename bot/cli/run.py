@@ -1,0 +1,104 @@
+"""``python -m bot run [--config PATH]``: run the Discord bot (the default sub-command).
+
+Loads the settings (a bad or missing value: one line on stderr, exit 2), points discord.py
+at ``discord.api_base``, opens the store (creating the database), builds the TableService
+and the bot, and runs until SIGINT/SIGTERM, then closes the bot, stops the service's timers
+and closes the store, in that order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, Settings, load_settings
+
+log = logging.getLogger("homegame.run")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the Discord bot (the default)",
+        description="Run the Home Game Discord bot until SIGINT or SIGTERM.",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        default=None,
+        help="TOML settings file (default: $HOMEGAME_CONFIG, else ./config.toml if present)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(args.config)
+        settings.token_value()  # fail now, with one line, rather than after connecting
+    except ConfigError as exc:
+        print(f"homegame: {exc.message}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log.level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return asyncio.run(serve(settings))
+    except KeyboardInterrupt:  # a second Ctrl-C while shutting down
+        return 130
+
+
+async def serve(settings: Settings) -> int:
+    """Run the bot with ``settings`` until a stop signal; returns the exit status."""
+    from discord.http import Route
+
+    from bot.app import HomeGameBot, PublishRelay
+    from bot.store import Store
+    from bot.tables.service import TableService
+
+    # REST goes to api_base; AutoShardedBot then asks that API's GET /gateway/bot for the
+    # gateway URL, so one setting moves both (a proxy, or the local fake Discord).
+    Route.BASE = settings.discord.api_base
+    db_path = settings.database.path
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    store = await Store.open(db_path)
+    relay = PublishRelay()
+    service = TableService(store, subscriber=relay)
+    bot = HomeGameBot(
+        settings=settings,
+        store=store,
+        service=service,
+        relay=relay,
+        heartbeat_path=Path(f"{db_path}.heartbeat"),
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(sig, stop.set)
+    status = 0
+    runner = asyncio.create_task(bot.start(settings.token_value()), name="discord-bot")
+    stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    try:
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner in done and runner.exception() is not None:
+            exc = runner.exception()
+            log.error("the bot stopped: %s", exc, exc_info=exc)
+            print(f"homegame: the bot stopped: {exc}", file=sys.stderr)
+            status = 1
+        else:
+            log.info("stop signal received; shutting down")
+    finally:
+        stopper.cancel()
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(runner, 10)
+        await service.stop_service()
+        await store.close()
+    return status

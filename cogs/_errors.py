@@ -1,0 +1,68 @@
+"""The one place where errors of slash commands and components become replies.
+
+Typed errors (:class:`~bot.engine.errors.HomeGameError` and its subclasses: not your turn,
+stale button, illegal action, bad card…) become a short ephemeral reply with their
+``message``; a failed check becomes its reason; anything else becomes a polite apology to
+the user and a traceback in the log. Users never see a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import HomeGameError
+
+log = logging.getLogger("homegame.errors")
+
+APOLOGY = "Sorry, something went wrong on our side. The table is unchanged; please try again."
+
+
+async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Answer ``interaction`` whether or not it was already acknowledged (a command that
+    deferred, or a click answered by an edit, gets a follow-up instead)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The text to show for an expected error; None for an unexpected one (a bug)."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        inner = error.__cause__ if error.__cause__ is not None else error
+        if isinstance(error, app_commands.CommandInvokeError):
+            inner = error.original
+        if inner is not error:
+            return user_message(inner)
+    if isinstance(error, HomeGameError):
+        return error.message
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You may not use this command here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    return None
+
+
+async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``error`` ephemerally; log the traceback of anything unexpected."""
+    text = user_message(error)
+    if text is None:
+        original = getattr(error, "original", error)
+        where = interaction.command.qualified_name if interaction.command else "component"
+        log.error(
+            "unexpected error in %s (user %s)",
+            where,
+            interaction.user.id,
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        text = APOLOGY
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        # the interaction expired or was answered elsewhere: nothing more we can say
+        log.warning("could not deliver an error reply to user %s", interaction.user.id)

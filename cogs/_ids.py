@@ -1,0 +1,96 @@
+"""The one custom_id grammar of every Home Game button and select menu.
+
+``hg:<table_id>:<version>:<action>[:<arg>]``
+
+- ``table_id``: the table the component belongs to (so a click needs no in-memory state and
+  keeps working after a restart: the components are ``DynamicItem``s matched by regex);
+- ``version``: the table's state version when the component was drawn; the service refuses
+  a game action whose version is not the current one (a stale or doubled click);
+- ``action``: one of :data:`ACTIONS`; ``arg``: a short optional argument.
+
+Discord limits a custom_id to 100 characters; the longest id we can build is far below it.
+
+>>> build_custom_id(12, 7, "lay_down")
+'hg:12:7:lay_down'
+>>> parse_custom_id("hg:12:7:lay_down")
+CustomId(table_id=12, version=7, action='lay_down', arg=None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.engine.errors import HomeGameError
+
+PREFIX = "hg"
+MAX_CUSTOM_ID = 100
+"""Discord's limit on a component's custom_id."""
+
+TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand")
+"""Buttons about the table itself: they are not tied to one state of the hand."""
+GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
+RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
+
+_ID = r"[1-9][0-9]{0,19}"
+_VERSION = r"0|[1-9][0-9]{0,19}"
+_ARG = r"[A-Za-z0-9_]{1,24}"
+
+BUTTON_TEMPLATE = (
+    rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):"
+    rf"(?P<action>{'|'.join(a for a in ACTIONS if a != 'discard')})(?::(?P<arg>{_ARG}))?"
+)
+"""What a Home Game button's custom_id looks like (``DynamicItem`` template)."""
+SELECT_TEMPLATE = rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>discard)"
+"""What the discard select menu's custom_id looks like."""
+
+_ANY = re.compile(
+    rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>[a-z_]+)(?::(?P<arg>{_ARG}))?"
+)
+
+
+class BadCustomId(HomeGameError):
+    """A component id that is not one of ours (or was tampered with)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CustomId:
+    table_id: int
+    version: int
+    action: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        return build_custom_id(self.table_id, self.version, self.action, self.arg)
+
+
+def build_custom_id(table_id: int, version: int, action: str, arg: str | None = None) -> str:
+    """The custom_id of a component; raises :class:`BadCustomId` for values it cannot carry."""
+    if isinstance(table_id, bool) or not isinstance(table_id, int) or table_id < 1:
+        raise BadCustomId(f"table id must be a positive integer, got {table_id!r}")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise BadCustomId(f"version must be a non-negative integer, got {version!r}")
+    if action not in ACTIONS:
+        raise BadCustomId(f"unknown action {action!r}")
+    text = f"{PREFIX}:{table_id}:{version}:{action}"
+    if arg is not None:
+        if not re.fullmatch(_ARG, arg):
+            raise BadCustomId(f"argument must be 1-24 letters, digits or _, got {arg!r}")
+        text += f":{arg}"
+    if len(text) > MAX_CUSTOM_ID or not _ANY.fullmatch(text):
+        raise BadCustomId(f"custom_id out of range: {text[:40]}…")
+    return text
+
+
+def parse_custom_id(text: str) -> CustomId:
+    """The parts of a custom_id built by :func:`build_custom_id`; :class:`BadCustomId` if not."""
+    match = _ANY.fullmatch(text) if len(text) <= MAX_CUSTOM_ID else None
+    if match is None or match["action"] not in ACTIONS:
+        raise BadCustomId("this control is not one of Home Game's (or it is damaged)")
+    return CustomId(
+        table_id=int(match["table_id"]),
+        version=int(match["version"]),
+        action=match["action"],
+        arg=match["arg"],
+    )

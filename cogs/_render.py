@@ -1,0 +1,234 @@
+"""TableService views rendered as Discord embeds and components (no Discord calls here).
+
+- the **table message** (public): game, house rules, seats, pot, whose turn, countdown,
+  public cards and recent events, with **Join**, **Leave**, **Start**, **My hand** and, for
+  Razz, the betting buttons enabled from ``TableView.public_actions``;
+- the **hand view** (a DM, or the ephemeral answer to **My hand**): the user's cards, hand
+  name and strength, and the private controls (**Lay down**, **Play on**, the discard menu).
+
+It only ever reads what the view it is given contains: a TableView has no hidden cards, so
+the table message cannot leak one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.render.text import SeatRow, cards_text, format_chips, seats_table
+from cogs._ids import RAZZ_ACTIONS
+from cogs._items import DiscardSelect, TableButton
+
+if TYPE_CHECKING:
+    from bot.engine.actions import ActionOption
+    from bot.tables.views import PrivateView, SeatView, TableView
+
+GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+STATUS_WORDS = {
+    "waiting": "waiting",
+    "playing": "",
+    "folded": "folded",
+    "out": "out",
+    "away": "away",
+    "sitting_out": "sitting out",
+    "all_in": "all in",
+}
+BUTTON_LABELS: dict[str, str] = {
+    "join": "Join",
+    "leave": "Leave",
+    "start": "Start",
+    "hand": "My hand",
+    "lay_down": "Lay down",
+    "play_on": "Play on",
+    "bring_in": "Bring in",
+    "complete": "Complete",
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call",
+    "bet": "Bet",
+    "raise": "Raise",
+}
+COLOURS = {
+    "open": discord.Colour.blurple(),
+    "running": discord.Colour.dark_green(),
+    "paused": discord.Colour.orange(),
+    "closed": discord.Colour.dark_grey(),
+}
+
+
+def countdown(deadline: float | None) -> str:
+    """Discord renders ``<t:UNIX:R>`` as a live "in 40 seconds" in each user's client."""
+    return "" if deadline is None else f"<t:{int(deadline)}:R>"
+
+
+def _seat_status(seat: SeatView, view: TableView) -> str:
+    parts = []
+    if seat.seat == view.dealer_seat:
+        parts.append("Ⓓ")
+    if seat.to_act:
+        parts.append("▶")
+    word = STATUS_WORDS.get(seat.status, seat.status)
+    if word:
+        parts.append(word)
+    if seat.bet:
+        parts.append(f"bet {format_chips(seat.bet)}")
+    if seat.shown is not None:
+        parts.append(cards_text(seat.shown))
+    elif seat.up_cards:
+        parts.append(cards_text(seat.up_cards))
+    if seat.hand_name:
+        parts.append(seat.hand_name)
+    if seat.is_computer:
+        parts.append("🤖")
+    return " ".join(parts)
+
+
+def table_embed(view: TableView) -> discord.Embed:
+    title = f"{GAME_TITLES.get(view.game, view.game)} — table #{view.table_id}"
+    if view.practice:
+        title += " (practice)"
+    lines = [f"**{view.phase}**" + (f" · ends {countdown(view.deadline)}" if view.deadline else "")]
+    if view.hand_number:
+        lines.append(f"Game {view.hand_number} · pot **{format_chips(view.pot)}**")
+    elif view.pot:
+        lines.append(f"Pot **{format_chips(view.pot)}**")
+    if view.to_act_user_ids:
+        lines.append("To act: " + ", ".join(f"<@{u}>" for u in sorted(view.to_act_user_ids)))
+    if view.community:
+        lines.append(f"Community card: {cards_text(view.community)}")
+    if view.status == "closed":
+        lines.append("This table is closed.")
+    embed = discord.Embed(
+        title=title, description="\n".join(lines), colour=COLOURS.get(view.status)
+    )
+    if view.seats:
+        rows = [SeatRow(s.name, s.stack, _seat_status(s, view)) for s in view.seats]
+        embed.add_field(name="Seats", value=seats_table(rows), inline=False)
+    else:
+        embed.add_field(name="Seats", value="nobody yet: press **Join**", inline=False)
+    if view.rules:
+        text = "\n".join(f"{name.replace('_', ' ')}: **{value}**" for name, value, _ in view.rules)
+        embed.add_field(name="House rules", value=text[:1024], inline=False)
+    if view.recent:
+        embed.add_field(name="Recent", value="\n".join(view.recent[-5:])[:1024], inline=False)
+    embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")
+    return embed
+
+
+def _host_name(view: TableView) -> str:
+    for s in view.seats:
+        if s.user_id == view.host_id:
+            return s.name
+    return str(view.host_id)
+
+
+def _button(
+    view_version: int,
+    table_id: int,
+    action: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TableButton:
+    return TableButton.make(
+        table_id,
+        view_version,
+        action,
+        label=BUTTON_LABELS[action],
+        style=style,
+        disabled=disabled,
+        row=row,
+    )
+
+
+def table_components(view: TableView) -> discord.ui.View:
+    """The table message's buttons (persistent: ``timeout=None``, every item dynamic)."""
+    ui = discord.ui.View(timeout=None)
+    if view.status == "closed":
+        return ui
+    seated = len(view.seats)
+    ui.add_item(
+        _button(view.version, view.table_id, "join", style=discord.ButtonStyle.primary, row=0)
+    )
+    ui.add_item(_button(view.version, view.table_id, "leave", disabled=seated == 0, row=0))
+    ui.add_item(
+        _button(
+            view.version,
+            view.table_id,
+            "start",
+            style=discord.ButtonStyle.success,
+            disabled=view.status != "open",
+            row=0,
+        )
+    )
+    ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
+    if view.game == "razz" and view.status == "running":
+        options = {o.kind: o for o in view.public_actions}
+        for i, kind in enumerate(RAZZ_ACTIONS):
+            option = options.get(kind)
+            style = discord.ButtonStyle.danger if kind == "fold" else discord.ButtonStyle.primary
+            ui.add_item(
+                _button(
+                    view.version,
+                    view.table_id,
+                    kind,
+                    style=style,
+                    disabled=option is None or not option.allowed,
+                    row=1 + i // 5,  # Discord allows 5 buttons per row
+                )
+            )
+    return ui
+
+
+def option_note(option: ActionOption) -> str:
+    cost = f" ({format_chips(option.amount)})" if option.amount else ""
+    if option.allowed:
+        return f"{BUTTON_LABELS.get(option.kind, option.kind)}{cost}"
+    return f"{BUTTON_LABELS.get(option.kind, option.kind)}: {option.reason or 'not now'}"
+
+
+def private_embed(pv: PrivateView) -> discord.Embed:
+    title = f"Your hand — {GAME_TITLES.get(pv.game, pv.game)} table #{pv.table_id}"
+    embed = discord.Embed(title=title, colour=discord.Colour.dark_teal())
+    if pv.game == "razz":
+        embed.add_field(name="Down (only you)", value=cards_text(pv.down_cards) or "—")
+        embed.add_field(name="Up (everyone)", value=cards_text(pv.up_cards) or "—")
+    else:
+        embed.add_field(name="Cards", value=cards_text(pv.cards) or "not dealt yet", inline=False)
+    if pv.hand_name:
+        embed.add_field(name="Hand", value=pv.hand_name, inline=False)
+    if pv.strength is not None:
+        embed.add_field(
+            name="Strength", value=f"beats {pv.strength:.2%} of all hands", inline=False
+        )
+    if pv.chosen:
+        embed.add_field(
+            name="Your choice (secret)", value=pv.chosen.replace("_", " "), inline=False
+        )
+    notes = [option_note(o) for o in pv.options]
+    if pv.deadline is not None:
+        notes.append(f"Time runs out {countdown(pv.deadline)}")
+    if notes:
+        embed.add_field(name="Now", value="\n".join(notes)[:1024], inline=False)
+    embed.set_footer(text=f"state {pv.version}")
+    return embed
+
+
+def private_components(pv: PrivateView) -> discord.ui.View:
+    """Lay down / Play on / discard menu, for Zoot and Wheelers (Razz acts on the table)."""
+    ui = discord.ui.View(timeout=None)
+    options = {o.kind: o for o in pv.options}
+    for kind in ("lay_down", "play_on"):
+        option = options.get(kind)
+        if option is None:
+            continue
+        style = discord.ButtonStyle.danger if kind == "lay_down" else discord.ButtonStyle.success
+        ui.add_item(
+            _button(pv.version, pv.table_id, kind, style=style, disabled=not option.allowed, row=0)
+        )
+    discard = options.get("discard")
+    if discard is not None and discard.allowed and discard.cards:
+        ui.add_item(DiscardSelect.make(pv.table_id, pv.version, discard.cards, discard.suggested))
+    return ui

@@ -1,0 +1,513 @@
+"""Tables in channels: ``/zoot``, ``/wheelers``, ``/razz``, ``/table``, ``/hand``, the
+table message's buttons, the hand DMs, and the TableService subscriber.
+
+No game rule lives here: every action goes to :class:`~bot.tables.service.TableService`,
+which checks it, applies it under the table's lock and publishes the result. This cog only
+parses clicks, answers them within Discord's 3 seconds and renders views.
+
+Discord's constraints shape the updates:
+
+- the clicker's own interaction answers with ``response.edit_message`` (the message they
+  clicked) or an ephemeral reply;
+- every other update (someone else's action, a timeout, a result) goes through one
+  coalescing updater per message (:class:`Coalescer`): at most one edit in flight, and the
+  edit renders the newest state when it runs, so a burst of changes becomes one or two edits;
+- long-lived messages are edited through the bot's own channel/DM message endpoints,
+  never through an interaction token (they expire after 15 minutes);
+- nothing here ever runs while a table lock is held: the service calls :meth:`publish`
+  after releasing it, and publish only schedules work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._errors import reply
+from cogs._ids import RAZZ_ACTIONS, CustomId
+from cogs._render import private_components, private_embed, table_components, table_embed
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+    from bot.app import HomeGameBot
+    from bot.tables.views import PrivateView, Published, TableView
+
+log = logging.getLogger("homegame.tables")
+
+DM_CLOSED = 50007
+"""Discord: "Cannot send messages to this user" (DMs closed or no shared server)."""
+
+
+# ----------------------------------------------------------------------------- who may click
+
+
+def refusal(view: TableView, user_id: int, action: str) -> str | None:
+    """Why ``user_id`` may not press ``action`` on the table message now (None: they may).
+
+    A fast, polite answer before asking the service, which checks again under the lock.
+    """
+    if view.status == "closed":
+        return "This table is closed."
+    seated = any(s.user_id == user_id for s in view.seats)
+    if action == "join":
+        return "You are already at this table." if seated else None
+    if not seated:
+        return "You are not at this table: press **Join** first."
+    if action in ("leave", "hand"):
+        return None
+    if action == "start":
+        return None if view.status == "open" else "The game has already started."
+    if action in RAZZ_ACTIONS:
+        if view.status != "running":
+            return "No hand is being played right now."
+        if user_id not in view.to_act_user_ids:
+            return "It is not your turn."
+        option = next((o for o in view.public_actions if o.kind == action), None)
+        if option is None:
+            return f"You cannot {action.replace('_', ' ')} now."
+        if not option.allowed:
+            return option.reason or f"You cannot {action.replace('_', ' ')} now."
+        return None
+    return None
+
+
+# ----------------------------------------------------------------------------- updates
+
+
+class Coalescer:
+    """One updater per message key: at most one job in flight; a job submitted while one
+    runs replaces any job still waiting (jobs read the newest state when they run)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, Callable[[], Awaitable[None]]] = {}
+        self._running: dict[str, asyncio.Task[None]] = {}
+
+    def submit(self, key: str, job: Callable[[], Awaitable[None]]) -> None:
+        self._pending[key] = job
+        if key not in self._running:
+            self._running[key] = asyncio.create_task(self._drain(key), name=f"update-{key}")
+
+    async def _drain(self, key: str) -> None:
+        try:
+            while (job := self._pending.pop(key, None)) is not None:
+                try:
+                    await job()
+                except Exception:
+                    log.exception("update of %s failed", key)
+        finally:
+            self._running.pop(key, None)
+
+    async def idle(self) -> None:
+        """Wait until no update is running or waiting (tests, shutdown)."""
+        while self._running:
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    def cancel(self) -> None:
+        self._pending.clear()
+        for task in self._running.values():
+            task.cancel()
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+GUTS_ORDER = [
+    app_commands.Choice(name="simultaneous (secret choices)", value="simultaneous"),
+    app_commands.Choice(name="in turn from the dealer's left", value="in_turn"),
+]
+REVEAL = [
+    app_commands.Choice(name="all hands are shown", value="all"),
+    app_commands.Choice(name="losing hands may be mucked", value="winners"),
+]
+
+
+def _options(**values: Any) -> dict[str, Any]:
+    """House rules given in the command (the league's defaults fill the rest)."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+class TablesCog(commands.Cog, name="Tables"):
+    table = app_commands.Group(
+        name="table", description="The table in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: HomeGameBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+        self.updates = Coalescer()
+        self._rendered: dict[int, int] = {}
+        """message id -> the newest state version shown on it (skips redundant edits)."""
+        self._told_dm_closed: set[tuple[int, int]] = set()
+        self._outbox: dict[int, list[str]] = {}
+
+    async def cog_load(self) -> None:
+        if self.bot.relay is not None:
+            self.bot.relay.target = self
+
+    async def cog_unload(self) -> None:
+        if self.bot.relay is not None and self.bot.relay.target is self:
+            self.bot.relay.target = None
+        self.updates.cancel()
+
+    # ------------------------------------------------------------------ opening tables
+
+    async def _open(
+        self, interaction: discord.Interaction, game: str, options: dict[str, Any]
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        view = await self.service.open_table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            game=game,
+            options=options,
+        )
+        await interaction.response.send_message(
+            embed=table_embed(view), view=table_components(view)
+        )
+        message = await interaction.original_response()
+        self._rendered[message.id] = view.version
+        await self.service.set_message(view.table_id, "table", message.channel.id, message.id)
+        self._check_dm_later(view.table_id, interaction.user.id)
+
+    @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        ante="chips each player antes (default: the league's)",
+        laydown_order="how players choose to lay down",
+        decision_seconds="seconds for each lay-down or discard window",
+        excuse_matcher_ante="a player who matched the pot skips the next first ante",
+        laydown_requires_cover="laying down needs at least the pot in your balance",
+    )
+    @app_commands.choices(laydown_order=GUTS_ORDER)
+    async def zoot(
+        self,
+        interaction: discord.Interaction,
+        ante: app_commands.Range[int, 1, 1_000_000] | None = None,
+        laydown_order: str | None = None,
+        decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        excuse_matcher_ante: bool | None = None,
+        laydown_requires_cover: bool | None = None,
+    ) -> None:
+        await self._open(
+            interaction,
+            "zoot",
+            _options(
+                ante=ante,
+                laydown_order=laydown_order,
+                decision_seconds=decision_seconds,
+                excuse_matcher_ante=excuse_matcher_ante,
+                laydown_requires_cover=laydown_requires_cover,
+            ),
+        )
+
+    @app_commands.command(
+        name="wheelers", description="Open a Wheelers table here (ranked by straights)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        ante="chips each player antes (default: the league's)",
+        laydown_order="how players choose to lay down",
+        decision_seconds="seconds for each lay-down or discard window",
+        excuse_matcher_ante="a player who matched the pot skips the next first ante",
+        laydown_requires_cover="laying down needs at least the pot in your balance",
+        wraparound="straights may turn the corner (K-A-2)",
+    )
+    @app_commands.choices(laydown_order=GUTS_ORDER)
+    async def wheelers(
+        self,
+        interaction: discord.Interaction,
+        ante: app_commands.Range[int, 1, 1_000_000] | None = None,
+        laydown_order: str | None = None,
+        decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        excuse_matcher_ante: bool | None = None,
+        laydown_requires_cover: bool | None = None,
+        wraparound: bool | None = None,
+    ) -> None:
+        await self._open(
+            interaction,
+            "wheelers",
+            _options(
+                ante=ante,
+                laydown_order=laydown_order,
+                decision_seconds=decision_seconds,
+                excuse_matcher_ante=excuse_matcher_ante,
+                laydown_requires_cover=laydown_requires_cover,
+                wheelers_wraparound=wraparound,
+            ),
+        )
+
+    @app_commands.command(name="razz", description="Open a Razz table here (seven-card stud low)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        ante="ante per player (default: the league's)",
+        bring_in="forced bet of the highest up card (less than the small bet)",
+        small_bet="fixed bet on 3rd and 4th street",
+        big_bet="fixed bet from 5th street on",
+        showdown_reveal="which hands are shown at showdown",
+        decision_seconds="seconds each player has to act",
+    )
+    @app_commands.choices(showdown_reveal=REVEAL)
+    async def razz(
+        self,
+        interaction: discord.Interaction,
+        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        bring_in: app_commands.Range[int, 1, 1_000_000] | None = None,
+        small_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        showdown_reveal: str | None = None,
+        decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+    ) -> None:
+        await self._open(
+            interaction,
+            "razz",
+            _options(
+                ante=ante,
+                bring_in=bring_in,
+                small_bet=small_bet,
+                big_bet=big_bet,
+                showdown_reveal=showdown_reveal,
+                decision_seconds=decision_seconds,
+            ),
+        )
+
+    # ------------------------------------------------------------------ /table, /hand
+
+    async def _here(self, interaction: discord.Interaction) -> TableView:
+        from bot.engine.errors import GameError
+
+        assert interaction.channel_id is not None
+        view = await self.service.table_in_channel(interaction.channel_id)
+        if view is None:
+            raise GameError(
+                "There is no table in this channel: open one with /zoot, /wheelers or /razz."
+            )
+        return view
+
+    @table.command(name="status", description="Show the table in this channel")
+    async def status(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        await interaction.response.send_message(embed=table_embed(view), ephemeral=True)
+
+    @table.command(
+        name="end", description="Close the table (host or Manage Server); the pot goes back"
+    )
+    async def end(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        closed = await self.service.end(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await interaction.response.send_message(
+            f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
+            "whoever paid it in."
+        )
+        self._refresh_table(closed.table_id)
+
+    @table.command(name="kick", description="Remove a player (host or Manage Server)")
+    @app_commands.describe(user="the player to remove")
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        view = await self._here(interaction)
+        await self.service.kick(
+            view.table_id, interaction.user.id, user.id, may_manage=_may_manage(interaction)
+        )
+        await interaction.response.send_message(
+            f"{user.mention} leaves table #{view.table_id}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self._refresh_table(view.table_id)
+
+    @app_commands.command(
+        name="hand", description="Your cards at this channel's table (only you see them)"
+    )
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        pv = await self.service.private_view(view.table_id, interaction.user.id)
+        await self._send_private(interaction, pv)
+
+    async def _send_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
+        await interaction.response.send_message(
+            embed=private_embed(pv), view=private_components(pv), ephemeral=True
+        )
+
+    # ------------------------------------------------------------------ clicks
+
+    async def on_click(
+        self, interaction: discord.Interaction, cid: CustomId, values: Sequence[str]
+    ) -> None:
+        """A press of one of our buttons or a choice in the discard menu."""
+        uid = interaction.user.id
+        service = self.service
+        tid = cid.table_id
+        if cid.action in ("join", "leave", "start", "hand") or cid.action in RAZZ_ACTIONS:
+            view = await service.view(tid)
+            why = refusal(view, uid, cid.action)
+            if why is not None:
+                await reply(interaction, why)
+                return
+        if cid.action == "join":
+            view = await service.join(tid, uid, interaction.user.display_name)
+            await self._answer_table(interaction, view)
+            self._check_dm_later(tid, uid)
+        elif cid.action == "leave":
+            await self._answer_table(interaction, await service.leave(tid, uid))
+        elif cid.action == "start":
+            await self._answer_table(interaction, await service.start(tid, uid))
+        elif cid.action == "hand":
+            await self._send_private(interaction, await service.private_view(tid, uid))
+        elif cid.action in RAZZ_ACTIONS:
+            await service.act(tid, uid, cid.action, version=cid.version)
+            await self._answer_table(interaction, await service.view(tid))
+        elif cid.action == "discard":
+            if len(values) != 1:
+                await reply(interaction, "Choose exactly one card to discard.")
+                return
+            pv = await service.act(tid, uid, "discard", card=values[0], version=cid.version)
+            await self._answer_private(interaction, pv)
+        else:  # lay_down, play_on
+            pv = await service.act(tid, uid, cid.action, version=cid.version)
+            await self._answer_private(interaction, pv)
+
+    async def _answer_table(self, interaction: discord.Interaction, view: TableView) -> None:
+        """The clicker's answer is the edit of the table message they clicked."""
+        message = interaction.message
+        if message is not None:
+            if self._rendered.get(message.id, -1) < view.version:
+                self._rendered[message.id] = view.version
+            await interaction.response.edit_message(
+                embed=table_embed(view), view=table_components(view)
+            )
+        else:
+            await interaction.response.send_message(embed=table_embed(view), ephemeral=True)
+
+    async def _answer_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
+        """The clicker sees their choice at once on the DM (or ephemeral) they clicked;
+        in the secret lay-down window this is the only confirmation anyone gets."""
+        message = interaction.message
+        if message is not None and message.guild is None:
+            self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
+        await interaction.response.edit_message(
+            embed=private_embed(pv), view=private_components(pv)
+        )
+
+    # ------------------------------------------------------------------ subscriber
+
+    async def publish(self, published: Published) -> None:
+        """Called by the service after each committed change, lock released: schedule
+        the edits and posts; never wait for Discord here."""
+        view = published.view
+        tid = view.table_id
+        self._refresh_table(tid)
+        for uid in published.private_changed:
+            self.updates.submit(f"dm:{tid}:{uid}", lambda uid=uid: self._update_dm(tid, uid))
+        texts = [*published.announcements, *published.results]
+        if texts:
+            # one outbox per table, drained in order: results are never coalesced away
+            self._outbox.setdefault(tid, []).extend(texts)
+            self.updates.submit(f"post:{tid}", lambda: self._post(tid, view.channel_id))
+
+    def _refresh_table(self, table_id: int) -> None:
+        self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id))
+
+    async def _post(self, table_id: int, channel_id: int) -> None:
+        channel = self.bot.get_partial_messageable(channel_id)
+        outbox = self._outbox.get(table_id, [])
+        while outbox:
+            await channel.send(outbox[0][:2000], allowed_mentions=discord.AllowedMentions.none())
+            outbox.pop(0)
+
+    async def _update_table(self, table_id: int) -> None:
+        view = await self.service.view(table_id)
+        where = (await self.service.messages(table_id)).get("table")
+        if where is None:
+            return
+        channel_id, message_id = where
+        if self._rendered.get(message_id, -1) >= view.version and view.status != "closed":
+            return
+        self._rendered[message_id] = view.version
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(embed=table_embed(view), view=table_components(view))
+        except discord.NotFound:
+            # the table message was deleted: post a new one and remember it
+            sent = await self.bot.get_partial_messageable(channel_id).send(
+                embed=table_embed(view), view=table_components(view)
+            )
+            self._rendered[sent.id] = view.version
+            await self.service.set_message(table_id, "table", channel_id, sent.id)
+
+    async def _update_dm(self, table_id: int, user_id: int) -> None:
+        if (table_id, user_id) in self._told_dm_closed:
+            return  # DMs closed: the player uses My hand; don't knock again on every change
+        pv = await self.service.private_view(table_id, user_id)
+        where = (await self.service.messages(table_id)).get(f"dm:{user_id}")
+        if where is not None:
+            channel_id, message_id = where
+            if self._rendered.get(message_id, -1) >= pv.version:
+                return
+            self._rendered[message_id] = pv.version
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            with contextlib.suppress(discord.NotFound):
+                await dm.get_partial_message(message_id).edit(
+                    embed=private_embed(pv), view=private_components(pv)
+                )
+                return
+        await self._send_dm(table_id, user_id, pv)
+
+    async def _send_dm(self, table_id: int, user_id: int, pv: PrivateView | None) -> bool:
+        """Send the hand DM and remember it; on closed DMs tell the channel once to use
+        **My hand** (the game never waits for a DM)."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            if pv is None:
+                content = (
+                    f"You sit at table #{table_id}. Your cards will show here, and this "
+                    "message is kept up to date."
+                )
+                sent = await channel.send(content)
+            else:
+                sent = await channel.send(embed=private_embed(pv), view=private_components(pv))
+                self._rendered[sent.id] = pv.version
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                raise
+            await self.service.set_dm_ok(table_id, user_id, False)
+            if (table_id, user_id) not in self._told_dm_closed:
+                self._told_dm_closed.add((table_id, user_id))
+                view = await self.service.view(table_id)
+                await self.bot.get_partial_messageable(view.channel_id).send(
+                    f"<@{user_id}>, I cannot send you direct messages: press **My hand** on "
+                    "the table message to see your cards and make your choices.",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                )
+            return False
+        await self.service.set_message(table_id, f"dm:{user_id}", channel.id, sent.id)
+        await self.service.set_dm_ok(table_id, user_id, True)
+        return True
+
+    def _check_dm_later(self, table_id: int, user_id: int) -> None:
+        """Before any deal, make sure the player can be DMed (after answering the click:
+        the 3-second acknowledgement comes first)."""
+
+        async def check() -> None:
+            if f"dm:{user_id}" not in await self.service.messages(table_id):
+                await self._send_dm(table_id, user_id, None)
+
+        self.updates.submit(f"dm:{table_id}:{user_id}", check)
+
+
+async def setup(bot: HomeGameBot) -> None:
+    if bot.service is None:
+        raise commands.ExtensionFailed("cogs.tables", RuntimeError("no TableService given"))
+    await bot.add_cog(TablesCog(bot, bot.service))
