@@ -42,7 +42,9 @@ BUTTON_TEMPLATE = (
     rf"(?P<action>{'|'.join(a for a in ACTIONS if a != 'discard')})(?::(?P<arg>{_ARG}))?"
 )
 """What a Home Game button's custom_id looks like (``DynamicItem`` template)."""
-SELECT_TEMPLATE = rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>discard)"
+SELECT_TEMPLATE = (
+    rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>discard)(?::(?P<arg>{_ARG}))?"
+)
 """What the discard select menu's custom_id looks like."""
 
 _ANY = re.compile(

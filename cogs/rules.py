@@ -115,7 +115,7 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
     lines = []
     for h in ranked:
         pretty = cards_text(parse_cards(h["cards"]))
-        strength = "" if h["strength"] is None else f" (beats {h["strength"]:.2%} of hands)"
+        strength = "" if h["strength"] is None else f" (beats {h['strength']:.2%} of hands)"
         lines.append(
             f"{PLACE.get(h['place'], str(h['place']) + '.')} `{pretty}`: {h['name']}{strength}"
         )
