@@ -50,12 +50,13 @@ class TableButton(
         version: int,
         action: str,
         *,
+        arg: str | None = None,
         label: str,
         style: discord.ButtonStyle,
         disabled: bool = False,
         row: int | None = None,
     ) -> TableButton:
-        custom_id = build_custom_id(table_id, version, action)
+        custom_id = build_custom_id(table_id, version, action, arg)
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
         )
@@ -88,9 +89,15 @@ class DiscardSelect(
 
     @classmethod
     def make(
-        cls, table_id: int, version: int, cards: Sequence[Card], suggested: Card | None
+        cls,
+        table_id: int,
+        version: int,
+        cards: Sequence[Card],
+        suggested: Card | None,
+        *,
+        arg: str | None = None,
     ) -> DiscardSelect:
-        custom_id = build_custom_id(table_id, version, "discard")
+        custom_id = build_custom_id(table_id, version, "discard", arg)
         options = [
             discord.SelectOption(
                 label=card.pretty + (" (suggested)" if card == suggested else ""),

@@ -57,6 +57,14 @@ COLOURS = {
 }
 
 
+def window_token(deadline: float | None) -> str | None:
+    """The private controls' custom_id argument: the window's deadline identifies the
+    window, so a button from an earlier window (an old ephemeral) is refused as stale, while
+    other players' choices in the same window (which bump the table's version) do not make
+    it stale."""
+    return None if deadline is None else str(int(deadline))
+
+
 def countdown(deadline: float | None) -> str:
     """Discord renders ``<t:UNIX:R>`` as a live "in 40 seconds" in each user's client."""
     return "" if deadline is None else f"<t:{int(deadline)}:R>"
@@ -131,11 +139,13 @@ def _button(
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
     row: int | None = None,
+    arg: str | None = None,
 ) -> TableButton:
     return TableButton.make(
         table_id,
         view_version,
         action,
+        arg=arg,
         label=BUTTON_LABELS[action],
         style=style,
         disabled=disabled,
@@ -226,9 +236,25 @@ def private_components(pv: PrivateView) -> discord.ui.View:
             continue
         style = discord.ButtonStyle.danger if kind == "lay_down" else discord.ButtonStyle.success
         ui.add_item(
-            _button(pv.version, pv.table_id, kind, style=style, disabled=not option.allowed, row=0)
+            _button(
+                pv.version,
+                pv.table_id,
+                kind,
+                style=style,
+                disabled=not option.allowed,
+                row=0,
+                arg=window_token(pv.deadline),
+            )
         )
     discard = options.get("discard")
     if discard is not None and discard.allowed and discard.cards:
-        ui.add_item(DiscardSelect.make(pv.table_id, pv.version, discard.cards, discard.suggested))
+        ui.add_item(
+            DiscardSelect.make(
+                pv.table_id,
+                pv.version,
+                discard.cards,
+                discard.suggested,
+                arg=window_token(pv.deadline),
+            )
+        )
     return ui

@@ -30,14 +30,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.tables.errors import StaleAction
 from cogs._errors import reply
 from cogs._ids import RAZZ_ACTIONS, CustomId
-from cogs._render import private_components, private_embed, table_components, table_embed
+from cogs._render import (
+    private_components,
+    private_embed,
+    table_components,
+    table_embed,
+    window_token,
+)
 
 if TYPE_CHECKING:
-    from bot.tables.service import TableService
-
     from bot.app import HomeGameBot
+    from bot.tables.service import TableService
     from bot.tables.views import PrivateView, Published, TableView
 
 log = logging.getLogger("homegame.tables")
@@ -369,14 +375,21 @@ class TablesCog(commands.Cog, name="Tables"):
         elif cid.action in RAZZ_ACTIONS:
             await service.act(tid, uid, cid.action, version=cid.version)
             await self._answer_table(interaction, await service.view(tid))
-        elif cid.action == "discard":
-            if len(values) != 1:
-                await reply(interaction, "Choose exactly one card to discard.")
-                return
-            pv = await service.act(tid, uid, "discard", card=values[0], version=cid.version)
-            await self._answer_private(interaction, pv)
-        else:  # lay_down, play_on
-            pv = await service.act(tid, uid, cid.action, version=cid.version)
+        else:  # the private guts controls: lay_down, play_on, discard
+            card: str | None = None
+            if cid.action == "discard":
+                if len(values) != 1:
+                    await reply(interaction, "Choose exactly one card to discard.")
+                    return
+                card = values[0]
+            now = await service.private_view(tid, uid)
+            if cid.arg != window_token(now.deadline):
+                raise StaleAction()
+            # No version here: in a simultaneous window every choice bumps the table's
+            # version, which must not make the other players' buttons stale; the window
+            # token above refuses buttons of an earlier window, and the engine refuses a
+            # second choice in the same window (a double click).
+            pv = await service.act(tid, uid, cid.action, card=card)
             await self._answer_private(interaction, pv)
 
     async def _answer_table(self, interaction: discord.Interaction, view: TableView) -> None:

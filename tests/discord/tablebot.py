@@ -1,0 +1,92 @@
+"""The real bot with a real TableService on a real store, connected to the fake Discord,
+plus helpers to read what each user sees (shared by the table tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from bot.app import HomeGameBot, PublishRelay
+from bot.engine.cards import Card, parse_cards
+from bot.store import Store
+from bot.tables.service import TableService
+from bot.testing import FakeMessage, FakeUser, running_client
+from cogs.tables import TablesCog
+from tests.discord.conftest import World
+
+
+@contextlib.asynccontextmanager
+async def table_bot(
+    world: World, *, seed: int = 7, autostart_delay: float = 0.2
+) -> AsyncIterator[HomeGameBot]:
+    """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
+    close the bot, stop the service and close the store, as ``python -m bot run`` does."""
+    store = await Store.open(world.db_path)
+    seeds = random.Random(seed)
+    relay = PublishRelay()
+    service = TableService(
+        store,
+        rng_factory=lambda: random.Random(seeds.random()),
+        subscriber=relay,
+        autostart_delay=autostart_delay,
+        computer_delay=0.01,
+    )
+    bot = HomeGameBot(settings=world.settings(), store=store, service=service, relay=relay)
+    try:
+        async with running_client(world.fake, bot) as running:
+            yield running
+            await cog(running).updates.idle()
+    finally:
+        await service.stop_service()
+        await store.close()
+
+
+def cog(bot: HomeGameBot) -> TablesCog:
+    # load_extension imports cogs.tables afresh, so its class is not this module's TablesCog
+    found: Any = bot.get_cog("Tables")
+    assert found is not None and type(found).__name__ == "TablesCog"
+    return found  # type: ignore[no-any-return]
+
+
+async def eventually(check: Callable[[], Any], *, timeout: float = 8.0, what: str = "") -> Any:
+    """Poll ``check`` until it returns something truthy (the bot works asynchronously)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        try:
+            value = check()
+        except (AssertionError, LookupError, ValueError):
+            value = None
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        await asyncio.sleep(0.02)
+
+
+def field(message: FakeMessage, name: str) -> str | None:
+    for embed in message.embeds:
+        for f in embed.get("fields", ()):
+            if f.get("name") == name:
+                return str(f.get("value"))
+    return None
+
+
+def hand_dm(world: World, user: FakeUser) -> FakeMessage:
+    dms = world.fake.dms(user)
+    assert len(dms) == 1, f"{user.name} has {len(dms)} DMs (the hand DM is edited in place)"
+    return dms[0]
+
+
+def dm_cards(world: World, user: FakeUser) -> list[Card]:
+    text = field(hand_dm(world, user), "Cards")
+    assert text and "not dealt" not in text
+    return parse_cards(text)
+
+
+def footer_state(message: FakeMessage) -> int:
+    text = str(message.embeds[0].get("footer", {}).get("text", ""))
+    return int(text.rsplit("state ", 1)[1])
