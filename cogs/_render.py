@@ -12,6 +12,7 @@ the table message cannot leak one.
 
 from __future__ import annotations
 
+import zlib
 from typing import TYPE_CHECKING
 
 import discord
@@ -57,12 +58,17 @@ COLOURS = {
 }
 
 
-def window_token(deadline: float | None) -> str | None:
-    """The private controls' custom_id argument: the window's deadline identifies the
-    window, so a button from an earlier window (an old ephemeral) is refused as stale, while
-    other players' choices in the same window (which bump the table's version) do not make
-    it stale."""
-    return None if deadline is None else str(int(deadline))
+def window_token(pv: PrivateView) -> str | None:
+    """The private controls' custom_id argument, naming one decision of one player: the
+    window's deadline (stored in whole seconds, so it survives a restart) and a checksum of
+    the cards held (an exchange changes them). A button from an earlier window (an old
+    ephemeral) is refused as stale, while other players' choices in the same window, which
+    bump the table's version, do not make it stale."""
+    if pv.deadline is None and not pv.cards:
+        return None
+    deadline = 0 if pv.deadline is None else int(pv.deadline)
+    held = zlib.crc32(",".join(sorted(str(c) for c in pv.cards)).encode())
+    return f"{deadline}_{held:08x}"
 
 
 def countdown(deadline: float | None) -> str:
@@ -243,7 +249,7 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 style=style,
                 disabled=not option.allowed,
                 row=0,
-                arg=window_token(pv.deadline),
+                arg=window_token(pv),
             )
         )
     discard = options.get("discard")
@@ -254,7 +260,7 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 pv.version,
                 discard.cards,
                 discard.suggested,
-                arg=window_token(pv.deadline),
+                arg=window_token(pv),
             )
         )
     return ui

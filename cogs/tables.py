@@ -383,7 +383,7 @@ class TablesCog(commands.Cog, name="Tables"):
                     return
                 card = values[0]
             now = await service.private_view(tid, uid)
-            if cid.arg != window_token(now.deadline):
+            if cid.arg != window_token(now):
                 raise StaleAction()
             # No version here: in a simultaneous window every choice bumps the table's
             # version, which must not make the other players' buttons stale; the window
