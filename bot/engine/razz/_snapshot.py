@@ -156,4 +156,5 @@ def load_snapshot(cls: type[RazzHand], snap: Any) -> RazzHand:
     if result is not None and not isinstance(result, dict):
         raise SnapshotError("snapshot field 'result' must be a mapping or null")
     hand.result = result
+    hand._kinds = None
     return hand

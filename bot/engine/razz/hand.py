@@ -10,6 +10,7 @@ Where RULES.md is silent the engine does what pokerkit 0.7.7's ``FixedLimitRazz`
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from bot.engine.cards import CARDS, Card
 from bot.engine.errors import GameError, GameOver, IllegalAction, InvalidConfig, NotYourTurn
 from bot.engine.events import ChipMove, Event
 from bot.engine.hands import board_key, low_name, low_score
+from bot.engine.hands._tables import RANK_PRIME
 from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
 
@@ -27,13 +29,28 @@ STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 #: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+AGGRESSIONS: Final = frozenset(("complete", "bet", "raise"))
 #: pokerkit: a fixed-limit street allows at most 4 completions/bets/raises (§4.6).
 MAX_AGGRESSIONS: Final = 4
 
 
-def _upcard_key(card: Card) -> tuple[int, int]:
-    """Bring-in order (§4.4): king high, ace low; then ♠ > ♥ > ♦ > ♣."""
-    return (card.low_rank, card.suit)
+#: ``UPCARD_ORDER[card]``: the card's place in the bring-in order (§4.4, the higher brings
+#: in): king high, ace low; then ♠ > ♥ > ♦ > ♣.
+UPCARD_ORDER: Final[tuple[int, ...]] = tuple(c.low_rank * 4 + c.suit for c in CARDS)
+#: Board keys by the product of the up cards' rank primes (the key depends only on the
+#: ranks), filled on first use: a board is keyed once per street, not once per compare.
+_BOARD_KEYS: dict[int, tuple[int, ...]] = {}
+
+
+def _board_key(up: list[Card]) -> tuple[int, ...]:
+    """:func:`board_key` of a dealt board (distinct cards, so no re-validation), memoised."""
+    product = 1
+    for c in up:
+        product *= RANK_PRIME[c]
+    key = _BOARD_KEYS.get(product)
+    if key is None:
+        key = _BOARD_KEYS[product] = board_key(up)
+    return key
 
 
 def draw_for_deal(
@@ -60,12 +77,22 @@ def draw_for_deal(
     return dealer, [event]
 
 
+@functools.lru_cache(maxsize=64)
+def _rules_data(rules: RazzRules) -> dict[str, Any]:
+    """``rules.model_dump()``, once per rules (they are frozen); callers copy it."""
+    return rules.model_dump()
+
+
 class RazzHand:
     """One hand of Razz. Build it, call :meth:`start`, then ``apply`` actions.
 
     The deck is injected: a seeded ``random.Random`` (default ``secrets.SystemRandom``) or
-    a stacked card order (top first). Nothing random happens after the shuffle, so a
-    snapshot that stores the deck order continues identically.
+    a stacked card order (top first). With an rng the deck is shuffled lazily: each card
+    dealt is a uniformly random one of those still in the deck (one Fisher-Yates step per
+    card, so a hand draws only as many random numbers as it deals cards; the deal has the
+    same distribution as an up-front shuffle). :meth:`snapshot` shuffles the undealt rest
+    once, with the same rng, and from then on the order is fixed, so the stored deck order
+    continues identically after :meth:`restore`.
     """
 
     def __init__(
@@ -99,15 +126,19 @@ class RazzHand:
         self._pos = {s: p for p, s in enumerate(self.seat_ids)}
         self.n = len(self.seat_ids)
         self.starting: list[int] = [int(players[i][1]) for i in order]
+        self._rng: random.Random | None = None  # set while the undealt order is open
         if deck is not None:
             cards = [CARDS[int(c)] for c in deck]
             if len(set(cards)) != len(cards):
                 raise InvalidConfig("deck", "a card appears twice in the stacked deck")
         else:
             cards = list(CARDS)
-            (rng or secrets.SystemRandom()).shuffle(cards)
+            self._rng = rng or secrets.SystemRandom()
+        #: Dealt cards in deal order, then the undealt ones (in no order while ``_rng``).
         self._deck: list[Card] = cards
         self._next = 0
+        #: The current actor's allowed kinds, computed once per turn (None: not yet).
+        self._kinds: tuple[str, ...] | None = None
         self.stacks: list[int] = list(self.starting)
         self.bets: list[int] = [0] * self.n
         self.contrib: list[int] = [0] * self.n
@@ -176,44 +207,63 @@ class RazzHand:
         """Antes, the 3rd-street deal and the bring-in's turn."""
         if self.started:
             raise GameError("this hand has already started")
-        out: list[Event] = []
         self.street = 3
-        out.append(
+        out = [
             Event(
                 "hand_start",
                 {
                     "seats": list(self.seat_ids),
                     "stacks": list(self.starting),
                     "dealer": self.dealer,
-                    "rules": self.rules.model_dump(),
+                    "rules": dict(_rules_data(self.rules)),
                 },
             )
-        )
+        ]
         ante = self.rules.ante
         if ante > 0:
             # Ante trimming (PHH ante_trimming_status=true): a short stack antes what it has
             # and is all-in.
-            paid = [min(ante, s) for s in self.stacks]
-            moves = []
-            for p in range(self.n):
-                self.stacks[p] -= paid[p]
-                self.contrib[p] += paid[p]
-                moves.append(ChipMove(self.seat_ids[p], paid[p], "ante"))
-            out.append(Event("antes", {"amounts": paid}, chips=tuple(moves)))
+            stacks, contrib, seat_ids = self.stacks, self.contrib, self.seat_ids
+            paid = [min(ante, s) for s in stacks]
+            for p, amount in enumerate(paid):
+                stacks[p] -= amount
+                contrib[p] += amount
+            moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
+            out.append(Event("antes", {"amounts": paid}, chips=moves))
             # pokerkit: with trimmed antes, an ante above every other is partly returned.
             cutoff = sorted(paid)[-2]
-            for p in range(self.n):
-                if paid[p] > cutoff:
-                    out.append(self._refund(p, paid[p] - cutoff))
+            if max(paid) > cutoff:
+                for p, amount in enumerate(paid):
+                    if amount > cutoff:
+                        out.append(self._refund(p, amount - cutoff))
         out.extend(self._deal_street())
         out.extend(self._begin_betting())
         self.log.extend(out)
         return out
 
     def _draw(self, k: int) -> list[Card]:
-        cards = self._deck[self._next : self._next + k]
-        self._next += k
-        return cards
+        deck, start = self._deck, self._next
+        end = start + k
+        rng = self._rng
+        if rng is not None:
+            # One Fisher-Yates step per card: swap a uniformly random undealt card into
+            # place (floor(random() * n), as random.shuffle did before Python 3.11).
+            random_ = rng.random
+            left = len(deck)
+            for i in range(start, end):
+                j = i + int(random_() * (left - i))
+                deck[i], deck[j] = deck[j], deck[i]
+        self._next = end
+        return deck[start:end]
+
+    def _fix_deck(self) -> None:
+        """Shuffle the undealt cards once and deal them in that order from now on."""
+        rng = self._rng
+        if rng is not None:
+            rest = self._deck[self._next :]
+            rng.shuffle(rest)
+            self._deck[self._next :] = rest
+            self._rng = None
 
     @property
     def cards_left(self) -> int:
@@ -225,20 +275,20 @@ class RazzHand:
         street = self.street
         out.append(Event("street", {"street": street}))
         if street == 3:
-            for p in live:
-                two, up = self._draw(2), self._draw(1)
-                self.down[p].extend(two)
-                self.up[p].extend(up)
+            # Each player in turn: two down cards, then one up card.
+            cards = self._draw(3 * len(live))
+            for k, p in enumerate(live):
+                a, b, u = CODE[cards[3 * k]], CODE[cards[3 * k + 1]], CODE[cards[3 * k + 2]]
+                self.down[p] += cards[3 * k : 3 * k + 2]
+                self.up[p].append(cards[3 * k + 2])
                 seat = self.seat_ids[p]
                 out.append(
                     Event(
-                        "deal_down",
-                        {"seat": seat, "street": 3, "cards": [CODE[c] for c in two]},
-                        visible_to=seat,
+                        "deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, visible_to=seat
                     )
                 )
-                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": CODE[up[0]]}))
-                self.phh_actions.append(f"d dh p{p + 1} {CODE[two[0]]}{CODE[two[1]]}{CODE[up[0]]}")
+                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": u}))
+                self.phh_actions.append(f"d dh p{p + 1} {a}{b}{u}")
             return out
         if self.cards_left < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
@@ -278,34 +328,36 @@ class RazzHand:
 
     # ------------------------------------------------------------ betting flow
 
-    def _effective_stack(self, p: int) -> int:
-        # pokerkit: get_effective_stack, what the player can still lose this hand.
-        totals = sorted(self.bets[i] + self.stacks[i] for i in range(self.n) if not self.folded[i])
-        if len(totals) < 2:
-            return 0
-        return min(self.stacks[p], max(0, totals[-2] - self.bets[p]))
-
     def _first_to_act(self) -> int:
         live = [p for p in range(self.n) if not self.folded[p]]
+        up = self.up
         if self.street == 3:
             # §4.4: the highest up card brings in.
-            return max(live, key=lambda p: _upcard_key(self.up[p][0]))
-        # §4.5: the lowest board opens; exact ties go to the lowest position.
-        return min(live, key=lambda p: (board_key(tuple(self.up[p])), p))
+            return max(live, key=lambda p: UPCARD_ORDER[up[p][0]])
+        # §4.5: the lowest board opens; exact ties go to the lowest position (min keeps
+        # the first of equal keys).
+        return min(live, key=lambda p: _board_key(up[p]))
 
     def _begin_betting(self) -> list[Event]:
         opener = self._first_to_act()
         self.opener = opener
-        if self.street == 7:
+        street = self.street
+        if street == 7:
             self.seventh_opener = opener
-        self.bring_in_pending = self.street == 3
-        self.completion_pending = self.street == 3
-        rotation = [(opener + k) % self.n for k in range(self.n)]
-        self.actors = [
-            p
-            for p in rotation
-            if not self.folded[p] and self.stacks[p] > 0 and self._effective_stack(p) > 0
-        ]
+        self.bring_in_pending = self.completion_pending = street == 3
+        n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
+        # pokerkit: only players with an effective stack act (get_effective_stack: what they
+        # can still lose, up to the second-largest live total).
+        totals = sorted(bets[i] + stacks[i] for i in range(n) if not folded[i])
+        actors = []
+        if len(totals) >= 2:
+            second = totals[-2]
+            for k in range(opener, opener + n):
+                p = k - n if k >= n else k
+                if not folded[p] and stacks[p] > 0 and second > bets[p]:
+                    actors.append(p)
+        self.actors = actors
+        self._kinds = None
         self.acted = set()
         self.aggressions = 0
         self.raise_size = 0
@@ -384,18 +436,20 @@ class RazzHand:
 
     def _aggression_block(self, p: int) -> str | None:
         """Why ``p`` may not complete/bet/raise now (pokerkit's checks), or None."""
-        top = max(self.bets)
-        call = min(self.stacks[p], top - self.bets[p])
-        if top > self.bets[p] and call < self.raise_size:
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        owed = top - bets[p]
+        if owed > 0 and min(stacks[p], owed) < self.raise_size:
             return "a short all-in cannot be raised"
         if self.aggressions >= MAX_AGGRESSIONS:
             return "the betting is capped (one bet and three raises)"
         if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
             return "you already acted and a short all-in does not reopen the betting"
-        if self.stacks[p] <= top - self.bets[p]:
+        if stacks[p] <= owed:
             return "you cannot cover the bet: call instead"
+        folded = self.folded
         for i in range(self.n):
-            if i != p and not self.folded[i] and self.stacks[i] + self.bets[i] > top:
+            if i != p and not folded[i] and stacks[i] + bets[i] > top:
                 return None
         return "every other player is all-in or has folded"
 
@@ -416,22 +470,28 @@ class RazzHand:
         return targets
 
     def _allowed(self, p: int) -> tuple[str, ...]:
-        """The action kinds position ``p`` may take now (the fast path of legal_actions)."""
+        """The action kinds the current actor ``p`` may take (the fast path of
+        legal_actions), computed once per turn."""
+        kinds = self._kinds
+        if kinds is not None:
+            return kinds
         if self.bring_in_pending:
-            kinds: tuple[str, ...] = ("bring_in",)
+            kinds = ("bring_in",)
         elif self.bets[p] >= max(self.bets):
             kinds = ("check",)
         else:
             kinds = ("fold", "call")
         if self._aggression_block(p) is None:
             kinds += (self._aggression_kind(),)
+        self._kinds = kinds
         return kinds
 
     def allowed_kinds(self, seat: int) -> tuple[str, ...]:
         """The action kinds ``seat`` may take now (empty when it is not their turn)."""
-        if self.street == 8 or not self.actors or self.seat_ids[self.actors[0]] != seat:
+        actors = self.actors  # empty before the start and once the hand is over
+        if not actors or self.seat_ids[actors[0]] != seat:
             return ()
-        return self._allowed(self.actors[0])
+        return self._allowed(actors[0])
 
     def legal_actions(self, seat: int) -> list[ActionOption]:
         """Every Razz action kind for ``seat`` now: allowed, or why not."""
@@ -498,6 +558,17 @@ class RazzHand:
 
     def _validate(self, action: Action) -> tuple[int, int | None]:
         """(position, target street total for an aggression) or raise a GameError."""
+        actors = self.actors
+        if actors and action.amount is None:
+            # Fast path: a plain legal action by the current actor.
+            p = actors[0]
+            kind = action.kind
+            if self.seat_ids[p] == action.seat and kind in self._allowed(p):
+                return p, (self._raise_targets(p)[0] if kind in AGGRESSIONS else None)
+        return self._check(action)
+
+    def _check(self, action: Action) -> tuple[int, int | None]:
+        """:meth:`_validate` step by step, with the reason for a refusal."""
         if not self.started:
             raise IllegalAction("the hand has not started")
         if self.is_over:
@@ -508,11 +579,6 @@ class RazzHand:
             raise NotYourTurn(f"it is seat {who}'s turn, not seat {action.seat}'s")
         if action.kind not in ACTION_KINDS:
             raise IllegalAction(f"unknown action {action.kind!r} (use {', '.join(ACTION_KINDS)})")
-        if action.amount is None and action.kind in self._allowed(p):
-            # Fast path: a plain legal action (the option list below explains refusals).
-            if action.kind in ("complete", "bet", "raise"):
-                return p, self._raise_targets(p)[0]
-            return p, None
         for opt in self.legal_actions(action.seat):
             if opt.kind != action.kind:
                 continue
@@ -552,7 +618,8 @@ class RazzHand:
     def _do(self, p: int, action: Action, target: int | None) -> list[Event]:
         seat = self.seat_ids[p]
         kind = action.kind
-        self.actors.pop(0)
+        del self.actors[0]
+        self._kinds = None
         self.acted.add(p)
         data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street}
         if action.timed_out:
@@ -563,14 +630,17 @@ class RazzHand:
             self._put(p, cost)
             self.bring_in_pending = False
             moves = (ChipMove(seat, cost, "bring_in"),)
-            data |= {"amount": cost, "to": self.bets[p]}
+            data["amount"] = cost
+            data["to"] = self.bets[p]
             self.phh_actions.append(f"p{p + 1} pb")
         elif kind in ("check", "call"):
             cost = min(self.stacks[p], max(self.bets) - self.bets[p])
             self._put(p, cost)
             if cost:
                 moves = (ChipMove(seat, cost, "match"),)
-            data |= {"amount": cost, "to": self.bets[p], "all_in": self.stacks[p] == 0}
+            data["amount"] = cost
+            data["to"] = self.bets[p]
+            data["all_in"] = self.stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cc")
         elif kind == "fold":
             self.folded[p] = True
@@ -599,11 +669,12 @@ class RazzHand:
             if sum(self.shorts) >= self.raise_size:
                 self.shorts.clear()
             moves = (ChipMove(seat, cost, "bet"),)
-            data |= {"amount": cost, "to": target, "all_in": self.stacks[p] == 0}
+            data["amount"] = cost
+            data["to"] = target
+            data["all_in"] = self.stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cbr {target}")
         out = [Event("action", data, chips=moves)]
-        live = sum(1 for f in self.folded if not f)
-        if not self.actors or live <= 1:
+        if not self.actors or self.folded.count(False) <= 1:
             out.extend(self._end_betting())
         return out
 
@@ -661,7 +732,7 @@ class RazzHand:
         if first is None:
             first = self.seventh_opener
         if first is None:
-            first = min(live, key=lambda p: (board_key(tuple(self.up[p])), p))
+            first = min(live, key=lambda p: _board_key(self.up[p]))
         return sorted(live, key=lambda p: (p - first) % self.n)
 
     def _showdown(self) -> list[Event]:
@@ -734,10 +805,15 @@ class RazzHand:
     # ---------------------------------------------------------------- snapshots
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as JSON-able data (the deck order included)."""
+        """The whole state as JSON-able data (the deck order included).
+
+        The first snapshot of a hand dealt from an rng fixes the order of the undealt
+        cards (see the class docstring), so that the stored order is the one it deals.
+        """
+        self._fix_deck()
 
         def codes(cards: Sequence[Card]) -> list[str]:
-            return [str(c) for c in cards]
+            return [CODE[c] for c in cards]
 
         return {
             "version": 1,
