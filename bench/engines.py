@@ -4,9 +4,17 @@ Run: ``python bench/engines.py`` (from the repo root). A script, not a test.
 
 Razz: our :class:`RazzHand` and pokerkit 0.7.7's ``FixedLimitRazz`` play complete hands
 at 2, 4 and 8 players with the same random policy (uniformly one of the legal action
-kinds), same stakes (ante 2, bring-in 5, bets 10/20) and stacks (300). The last line is
-``RESULT razz2_vs_pokerkit=R razz4_vs_pokerkit=R razz8_vs_pokerkit=R`` (R = our hands per
-second divided by pokerkit's).
+kinds), same stakes (ante 2, bring-in 5, bets 10/20) and stacks (300), in the same
+process. Each side first warms up for WARMUP seconds (imports, lookup tables built on
+first use: our Razz low table takes about half a second and is first needed at a
+showdown), then the two are timed in alternating slices so that a change in the
+machine's load hits both alike.
+
+Guts: Zoot and Wheelers games (ante 10, stacks 1000) played to the end by the computer
+policy (:func:`bot.engine.guts.policy.choose`), games per second; no reference engine.
+
+The last line is ``RESULT razz2_vs_pokerkit=R razz4_vs_pokerkit=R razz8_vs_pokerkit=R``
+(R = our hands per second divided by pokerkit's).
 """
 
 from __future__ import annotations
@@ -23,20 +31,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engine.actions import Action
 from bot.engine.razz import RazzHand, RazzRules
 
-SECONDS = 1.5
+SECONDS = 1.5  # timed seconds per engine and table size
+WARMUP = 0.3
+SLICES = 6
 STACK = 300
 
+Play = Callable[[random.Random], None]
 
-def _rate(play: Callable[[random.Random], None], seconds: float = SECONDS) -> float:
-    rng = random.Random(7)
-    for _ in range(5):  # warm up (lookup tables, imports)
-        play(rng)
-    hands = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        play(rng)
-        hands += 1
-    return hands / elapsed
+
+def _rates(plays: dict[str, Play], seconds: float = SECONDS) -> dict[str, float]:
+    """Complete plays per second of each entry, timed in alternating slices."""
+    rngs = {name: random.Random(7) for name in plays}
+    for name, play in plays.items():
+        stop = time.perf_counter() + WARMUP
+        while time.perf_counter() < stop:
+            play(rngs[name])
+    done = dict.fromkeys(plays, 0)
+    spent = dict.fromkeys(plays, 0.0)
+    for _ in range(SLICES):
+        for name, play in plays.items():
+            rng = rngs[name]
+            start = now = time.perf_counter()
+            stop = start + seconds / SLICES
+            count = 0
+            while now < stop:
+                play(rng)
+                count += 1
+                now = time.perf_counter()
+            done[name] += count
+            spent[name] += now - start
+    return {name: done[name] / spent[name] for name in plays}
 
 
 # ---------------------------------------------------------------------------- Razz
@@ -75,7 +99,7 @@ def _pokerkit(n: int) -> Callable[[random.Random], None]:
     def play(rng: random.Random) -> None:
         state = FixedLimitRazz.create_state(automations, True, 2, 5, 10, 20, [STACK] * n, n)
         while state.status:
-            choices = []
+            choices: list[Callable[[], object]] = []
             if state.can_post_bring_in():
                 choices.append(state.post_bring_in)
             if state.can_complete_bet_or_raise_to():
@@ -97,8 +121,41 @@ def bench_razz() -> dict[int, tuple[float, float]]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for n in (2, 4, 8):
-            out[n] = (_rate(_ours(n)), _rate(_pokerkit(n)))
+            rates = _rates({"ours": _ours(n), "pokerkit": _pokerkit(n)})
+            out[n] = (rates["ours"], rates["pokerkit"])
     return out
+
+
+# ---------------------------------------------------------------------------- Guts
+
+
+def _guts(game: str, n: int) -> Play:
+    from bot.engine.guts import GutsGame, GutsRules, GutsSetup
+    from bot.engine.guts.policy import choose
+
+    rules = GutsRules.parse(game=game)
+    setup = GutsSetup(seats=tuple(range(n)), stacks=dict.fromkeys(range(n), 1000), dealer=0)
+
+    def play(rng: random.Random) -> None:
+        g = GutsGame(rules, setup, rng=rng)
+        g.start()
+        while not g.over:
+            if g.paused:  # only after a round with no action; the policy always acts
+                g.resume()
+                continue
+            seat = min(g.to_act())
+            g.apply(choose(g, seat, rng))
+
+    return play
+
+
+def bench_guts() -> dict[tuple[str, int], float]:
+    """{(game, players): games/s}."""
+    return {
+        (game, n): _rates({game: _guts(game, n)}, SECONDS / 2)[game]
+        for game in ("zoot", "wheelers")
+        for n in (2, 4, 8)
+    }
 
 
 def main() -> int:
@@ -107,6 +164,13 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     for n, (ours, pk) in razz.items():
         print(f"| Razz | {n} | {ours:,.0f} | {pk:,.0f} | {ours / pk:.1f}x |")
+    print()
+    print("guts games per second (computer policy, ante 10, stacks 1000)")
+    print()
+    print("| game | players | games/s |")
+    print("|---|---:|---:|")
+    for (game, n), rate in bench_guts().items():
+        print(f"| {game.title()} | {n} | {rate:,.0f} |")
     print(
         "RESULT "
         + " ".join(f"razz{n}_vs_pokerkit={ours / pk:.1f}" for n, (ours, pk) in razz.items())

@@ -30,6 +30,11 @@ STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("complete", "bet", "raise"))
+#: PHH action strings by position ("p1 cc"), built once.
+PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(8))
+PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(8))
+PHH_BRING_IN: Final = tuple(f"p{p + 1} pb" for p in range(8))
+PHH_DEAL: Final = tuple(f"d dh p{p + 1} " for p in range(8))
 #: pokerkit: a fixed-limit street allows at most 4 completions/bets/raises (§4.6).
 MAX_AGGRESSIONS: Final = 4
 
@@ -186,9 +191,10 @@ class RazzHand:
         return build_pots(self.contrib, live)
 
     def to_act(self) -> frozenset[int]:
-        if self.is_over or not self.actors:
+        actors = self.actors  # empty before the start and once the hand is over
+        if not actors or self.street == 8:
             return frozenset()
-        return frozenset((self.seat_ids[self.actors[0]],))
+        return frozenset((self.seat_ids[actors[0]],))
 
     def position(self, seat: int) -> int:
         try:
@@ -307,23 +313,29 @@ class RazzHand:
                 for p in live:
                     self.phh_actions.append(f"d dh p{p + 1} {CODE[card]}")
             return out
-        face_up = street != 7
-        for p in live:
-            card = self._draw(1)[0]
-            seat = self.seat_ids[p]
-            if face_up:
-                self.up[p].append(card)
-                out.append(Event("deal_up", {"seat": seat, "street": street, "card": CODE[card]}))
-            else:
-                self.down[p].append(card)
+        seat_ids, phh = self.seat_ids, self.phh_actions
+        cards = self._draw(len(live))
+        if street != 7:
+            up = self.up
+            for p, card in zip(live, cards, strict=True):
+                up[p].append(card)
+                code = CODE[card]
+                out.append(Event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
+                phh.append(PHH_DEAL[p] + code)
+        else:
+            down = self.down
+            for p, card in zip(live, cards, strict=True):
+                down[p].append(card)
+                code = CODE[card]
+                seat = seat_ids[p]
                 out.append(
                     Event(
                         "deal_down",
-                        {"seat": seat, "street": street, "cards": [CODE[card]]},
+                        {"seat": seat, "street": street, "cards": [code]},
                         visible_to=seat,
                     )
                 )
-            self.phh_actions.append(f"d dh p{p + 1} {CODE[card]}")
+                phh.append(PHH_DEAL[p] + code)
         return out
 
     # ------------------------------------------------------------ betting flow
@@ -429,15 +441,21 @@ class RazzHand:
 
     # -------------------------------------------------------------- can / do
 
-    def _aggression_kind(self) -> str:
+    def _aggression_kind(self, top: int | None = None) -> str:
+        """complete, bet or raise (``top``: the highest bet, when the caller knows it)."""
         if self.completion_pending:
             return "complete"
-        return "bet" if max(self.bets) == 0 else "raise"
+        if top is None:
+            top = max(self.bets)
+        return "bet" if top == 0 else "raise"
 
-    def _aggression_block(self, p: int) -> str | None:
-        """Why ``p`` may not complete/bet/raise now (pokerkit's checks), or None."""
+    def _aggression_block(self, p: int, top: int | None = None) -> str | None:
+        """Why ``p`` may not complete/bet/raise now (pokerkit's checks), or None.
+
+        ``top`` is the highest bet, when the caller knows it."""
         bets, stacks = self.bets, self.stacks
-        top = max(bets)
+        if top is None:
+            top = max(bets)
         owed = top - bets[p]
         if owed > 0 and min(stacks[p], owed) < self.raise_size:
             return "a short all-in cannot be raised"
@@ -455,19 +473,19 @@ class RazzHand:
 
     def _raise_targets(self, p: int) -> list[int]:
         """The street totals a completion/bet/raise may go to: the fixed one first."""
-        top = max(self.bets)
+        bets, stacks, folded = self.bets, self.stacks, self.folded
+        top = max(bets)
         size = max(self.raise_size, self.rules.bet_size(self.street))
         full = size if self.completion_pending else top + size
-        mine = self.stacks[p] + self.bets[p]
-        targets = [min(mine, full)]
+        first = min(stacks[p] + bets[p], full)
         # §4.7: a raise "to" the largest amount an opponent can still match.
-        reach = max(
-            (self.stacks[i] + self.bets[i] for i in range(self.n) if i != p and not self.folded[i]),
-            default=0,
-        )
-        if top < reach < targets[0]:
-            targets.append(reach)
-        return targets
+        reach = 0
+        for i in range(self.n):
+            if i != p and not folded[i] and stacks[i] + bets[i] > reach:
+                reach = stacks[i] + bets[i]
+        if top < reach < first:
+            return [first, reach]
+        return [first]
 
     def _allowed(self, p: int) -> tuple[str, ...]:
         """The action kinds the current actor ``p`` may take (the fast path of
@@ -475,14 +493,15 @@ class RazzHand:
         kinds = self._kinds
         if kinds is not None:
             return kinds
+        top = max(self.bets)
         if self.bring_in_pending:
             kinds = ("bring_in",)
-        elif self.bets[p] >= max(self.bets):
+        elif self.bets[p] >= top:
             kinds = ("check",)
         else:
             kinds = ("fold", "call")
-        if self._aggression_block(p) is None:
-            kinds += (self._aggression_kind(),)
+        if self._aggression_block(p, top) is None:
+            kinds += (self._aggression_kind(top),)
         self._kinds = kinds
         return kinds
 
@@ -618,42 +637,49 @@ class RazzHand:
     def _do(self, p: int, action: Action, target: int | None) -> list[Event]:
         seat = self.seat_ids[p]
         kind = action.kind
-        del self.actors[0]
+        actors = self.actors
+        del actors[0]
         self._kinds = None
         self.acted.add(p)
+        stacks, bets = self.stacks, self.bets
         data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street}
         if action.timed_out:
             data["timed_out"] = True
         moves: tuple[ChipMove, ...] = ()
-        if kind == "bring_in":
-            cost = min(self.stacks[p], self.rules.bring_in)
+        if kind == "check" or kind == "call":
+            cost = min(stacks[p], max(bets) - bets[p])
+            if cost:
+                self._put(p, cost)
+                moves = (ChipMove(seat, cost, "match"),)
+            data["amount"] = cost
+            data["to"] = bets[p]
+            data["all_in"] = stacks[p] == 0
+            self.phh_actions.append(PHH_CC[p])
+        elif kind == "fold":
+            self.folded[p] = True
+            self.phh_actions.append(PHH_FOLD[p])
+        elif kind == "bring_in":
+            cost = min(stacks[p], self.rules.bring_in)
             self._put(p, cost)
             self.bring_in_pending = False
             moves = (ChipMove(seat, cost, "bring_in"),)
             data["amount"] = cost
-            data["to"] = self.bets[p]
-            self.phh_actions.append(f"p{p + 1} pb")
-        elif kind in ("check", "call"):
-            cost = min(self.stacks[p], max(self.bets) - self.bets[p])
-            self._put(p, cost)
-            if cost:
-                moves = (ChipMove(seat, cost, "match"),)
-            data["amount"] = cost
-            data["to"] = self.bets[p]
-            data["all_in"] = self.stacks[p] == 0
-            self.phh_actions.append(f"p{p + 1} cc")
-        elif kind == "fold":
-            self.folded[p] = True
-            self.phh_actions.append(f"p{p + 1} f")
+            data["to"] = bets[p]
+            self.phh_actions.append(PHH_BRING_IN[p])
         else:
             assert target is not None
-            top = max(self.bets)
-            cost = target - self.bets[p]
+            n, folded = self.n, self.folded
+            top = max(bets)
+            cost = target - bets[p]
             increment = target - top
             self._put(p, cost)
             self.bring_in_pending = self.completion_pending = False
-            rotation = [(p + k) % self.n for k in range(1, self.n)]
-            self.actors = [i for i in rotation if not self.folded[i] and self.stacks[i] > 0]
+            # Everyone else with chips acts again, clockwise from the aggressor.
+            actors.clear()
+            for k in range(p + 1, p + n):
+                i = k - n if k >= n else k
+                if not folded[i] and stacks[i] > 0:
+                    actors.append(i)
             self.opener = p
             if self.street == 7:
                 self.last_aggressor = p
@@ -662,7 +688,7 @@ class RazzHand:
                 self.acted = {p}
             self.raise_size = max(self.raise_size, increment)
             self.aggressions += 1
-            if self.stacks[p]:
+            if stacks[p]:
                 self.shorts.clear()
             else:
                 self.shorts.append(increment)
@@ -671,11 +697,11 @@ class RazzHand:
             moves = (ChipMove(seat, cost, "bet"),)
             data["amount"] = cost
             data["to"] = target
-            data["all_in"] = self.stacks[p] == 0
+            data["all_in"] = stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cbr {target}")
         out = [Event("action", data, chips=moves)]
-        if not self.actors or self.folded.count(False) <= 1:
-            out.extend(self._end_betting())
+        if not actors or self.folded.count(False) <= 1:
+            out += self._end_betting()
         return out
 
     def _put(self, p: int, amount: int) -> None:
@@ -691,12 +717,13 @@ class RazzHand:
         self.stacks[winner] += amount
         self.contrib = [0] * self.n
         self.street = 8
+        final = self._final_stacks()
         self.result = {
             "showdown": False,
             "pots": [{"amount": amount, "winners": [seat], "shares": {str(seat): amount}}],
             "shown": {},
             "mucked": [],
-            "stacks": {str(k): v for k, v in self.seat_stacks().items()},
+            "stacks": final,
         }
         return [
             Event(
@@ -704,8 +731,12 @@ class RazzHand:
                 {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
                 chips=(ChipMove(seat, -amount, "award"),),
             ),
-            Event("hand_over", {"stacks": {str(k): v for k, v in self.seat_stacks().items()}}),
+            Event("hand_over", {"stacks": dict(final)}),
         ]
+
+    def _final_stacks(self) -> dict[str, int]:
+        """{seat as text: chips}, as the result and the hand_over event give them."""
+        return {str(s): c for s, c in zip(self.seat_ids, self.stacks, strict=True)}
 
     def hole_cards(self, p: int) -> list[Card]:
         """A position's own cards in deal order (down, down, up..., down on 7th)."""
@@ -795,11 +826,9 @@ class RazzHand:
             "pots": pot_results,
             "shown": shown,
             "mucked": mucked,
-            "stacks": {str(k): v for k, v in self.seat_stacks().items()},
+            "stacks": self._final_stacks(),
         }
-        out.append(
-            Event("hand_over", {"stacks": {str(k): v for k, v in self.seat_stacks().items()}})
-        )
+        out.append(Event("hand_over", {"stacks": self._final_stacks()}))
         return out
 
     # ---------------------------------------------------------------- snapshots
