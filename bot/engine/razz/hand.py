@@ -10,6 +10,7 @@ Where RULES.md is silent the engine does what pokerkit 0.7.7's ``FixedLimitRazz`
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 import secrets
@@ -25,11 +26,61 @@ from bot.engine.hands._tables import RANK_PRIME
 from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
 
+# Events and chip moves are frozen dataclasses: their generated ``__init__`` sets each field
+# through ``object.__setattr__``, which is half of what building one costs, and a hand
+# builds 20 (2 players) to 60 (8 players) of them. ``_event`` and ``_chip_move`` below
+# build the very same objects by filling the slots directly. If the classes ever change
+# their fields, the check falls back to the plain constructors.
+_EVENT_FIELDS: Final = ("kind", "data", "visible_to", "chips")
+_CHIP_MOVE_FIELDS: Final = ("seat", "amount", "kind")
+if (
+    tuple(f.name for f in dataclasses.fields(Event)) == _EVENT_FIELDS
+    and tuple(f.name for f in dataclasses.fields(ChipMove)) == _CHIP_MOVE_FIELDS
+    and Event.__slots__ == _EVENT_FIELDS
+    and ChipMove.__slots__ == _CHIP_MOVE_FIELDS
+):
+    _new = object.__new__
+    _set_kind, _set_data, _set_visible, _set_chips = (
+        Event.__dict__[f].__set__ for f in _EVENT_FIELDS
+    )
+    _set_seat, _set_amount, _set_move_kind = (
+        ChipMove.__dict__[f].__set__ for f in _CHIP_MOVE_FIELDS
+    )
+
+    def _event(
+        kind: str,
+        data: dict[str, Any],
+        visible_to: int | None = None,
+        chips: tuple[ChipMove, ...] = (),
+    ) -> Event:
+        event = _new(Event)
+        _set_kind(event, kind)
+        _set_data(event, data)
+        _set_visible(event, visible_to)
+        _set_chips(event, chips)
+        return event
+
+    def _chip_move(seat: int, amount: int, kind: str) -> ChipMove:
+        move = _new(ChipMove)
+        _set_seat(move, seat)
+        _set_amount(move, amount)
+        _set_move_kind(move, kind)
+        return move
+
+else:  # pragma: no cover - only if events.py changes its fields
+    _event = Event
+    _chip_move = ChipMove
+
+
 STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 #: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("complete", "bet", "raise"))
+#: ``ROTATION[n][p]``: the n positions clockwise from ``p`` (``p`` first).
+ROTATION: Final = tuple(
+    tuple(tuple((p + k) % n for k in range(n)) for p in range(n)) for n in range(9)
+)
 #: PHH action strings by position ("p1 cc"), built once.
 PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(8))
 PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(8))
@@ -75,7 +126,7 @@ def draw_for_deal(
     (rng or secrets.SystemRandom()).shuffle(cards)
     drawn = dict(zip(seats, cards, strict=False))
     dealer = min(seats, key=lambda s: (drawn[s].low_rank, drawn[s].suit))
-    event = Event(
+    event = _event(
         "draw_for_deal",
         {"cards": {str(s): str(c) for s, c in drawn.items()}, "dealer": dealer},
     )
@@ -123,14 +174,15 @@ class RazzHand:
         if dealer not in seat_list:
             raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
         # Position 0 is the dealer's left (§4.3).
-        d = seat_list.index(dealer)
-        order = list(range(d + 1, len(seat_list))) + list(range(d + 1))
+        d = seat_list.index(dealer) + 1
+        n = len(seat_list)
+        stack_list = [int(c) for _, c in players]
         self.rules = rules
         self.dealer = dealer
-        self.seat_ids: tuple[int, ...] = tuple(seat_list[i] for i in order)
-        self._pos = {s: p for p, s in enumerate(self.seat_ids)}
-        self.n = len(self.seat_ids)
-        self.starting: list[int] = [int(players[i][1]) for i in order]
+        self.seat_ids: tuple[int, ...] = (*seat_list[d:], *seat_list[:d])
+        self._pos = dict(zip(self.seat_ids, range(n), strict=True))
+        self.n = n
+        self.starting: list[int] = stack_list[d:] + stack_list[:d]
         self._rng: random.Random | None = None  # set while the undealt order is open
         if deck is not None:
             cards = [CARDS[int(c)] for c in deck]
@@ -144,12 +196,12 @@ class RazzHand:
         self._next = 0
         #: The current actor's allowed kinds, computed once per turn (None: not yet).
         self._kinds: tuple[str, ...] | None = None
-        self.stacks: list[int] = list(self.starting)
-        self.bets: list[int] = [0] * self.n
-        self.contrib: list[int] = [0] * self.n
-        self.folded: list[bool] = [False] * self.n
-        self.down: list[list[Card]] = [[] for _ in range(self.n)]
-        self.up: list[list[Card]] = [[] for _ in range(self.n)]
+        self.stacks: list[int] = self.starting[:]
+        self.bets: list[int] = [0] * n
+        self.contrib: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.down: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[Card]] = [[] for _ in range(n)]
         self.community: Card | None = None
         self.street = 0  # 0 before start, 3..7 during, 8 when over
         self.actors: list[int] = []
@@ -215,7 +267,7 @@ class RazzHand:
             raise GameError("this hand has already started")
         self.street = 3
         out = [
-            Event(
+            _event(
                 "hand_start",
                 {
                     "seats": list(self.seat_ids),
@@ -234,8 +286,10 @@ class RazzHand:
             for p, amount in enumerate(paid):
                 stacks[p] -= amount
                 contrib[p] += amount
-            moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
-            out.append(Event("antes", {"amounts": paid}, chips=moves))
+            moves = tuple(
+                [_chip_move(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)]
+            )
+            out.append(_event("antes", {"amounts": paid}, chips=moves))
             # pokerkit: with trimmed antes, an ante above every other is partly returned.
             cutoff = sorted(paid)[-2]
             if max(paid) > cutoff:
@@ -279,7 +333,7 @@ class RazzHand:
         out: list[Event] = []
         live = [p for p in range(self.n) if not self.folded[p]]
         street = self.street
-        out.append(Event("street", {"street": street}))
+        out.append(_event("street", {"street": street}))
         if street == 3:
             # Each player in turn: two down cards, then one up card.
             cards = self._draw(3 * len(live))
@@ -289,18 +343,18 @@ class RazzHand:
                 self.up[p].append(cards[3 * k + 2])
                 seat = self.seat_ids[p]
                 out.append(
-                    Event(
+                    _event(
                         "deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, visible_to=seat
                     )
                 )
-                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": u}))
+                out.append(_event("deal_up", {"seat": seat, "street": 3, "card": u}))
                 self.phh_actions.append(f"d dh p{p + 1} {a}{b}{u}")
             return out
         if self.cards_left < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
             card = self._draw(1)[0]
             self.community = card
-            out.append(Event("community", {"street": street, "card": CODE[card]}))
+            out.append(_event("community", {"street": street, "card": CODE[card]}))
             # PHH: pokerkit deals a board card ('d db') only when the deck *and* the burnt
             # and mucked cards cannot give everyone a card (it reuses mucked cards; §4.8
             # does not). Otherwise we write the same card dealt to each player, which
@@ -320,7 +374,7 @@ class RazzHand:
             for p, card in zip(live, cards, strict=True):
                 up[p].append(card)
                 code = CODE[card]
-                out.append(Event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
+                out.append(_event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
                 phh.append(PHH_DEAL[p] + code)
         else:
             down = self.down
@@ -329,7 +383,7 @@ class RazzHand:
                 code = CODE[card]
                 seat = seat_ids[p]
                 out.append(
-                    Event(
+                    _event(
                         "deal_down",
                         {"seat": seat, "street": street, "cards": [code]},
                         visible_to=seat,
@@ -341,14 +395,20 @@ class RazzHand:
     # ------------------------------------------------------------ betting flow
 
     def _first_to_act(self) -> int:
-        live = [p for p in range(self.n) if not self.folded[p]]
-        up = self.up
+        up, folded = self.up, self.folded
         if self.street == 3:
-            # §4.4: the highest up card brings in.
-            return max(live, key=lambda p: UPCARD_ORDER[up[p][0]])
-        # §4.5: the lowest board opens; exact ties go to the lowest position (min keeps
-        # the first of equal keys).
-        return min(live, key=lambda p: _board_key(up[p]))
+            # §4.4: the highest up card brings in (everyone is live on 3rd street).
+            return max(range(self.n), key=lambda p: UPCARD_ORDER[up[p][0]])
+        # §4.5: the lowest board opens; exact ties go to the lowest position (the first
+        # of equal keys).
+        best = -1
+        best_key: tuple[int, ...] = ()
+        for p in range(self.n):
+            if not folded[p]:
+                key = _board_key(up[p])
+                if best < 0 or key < best_key:
+                    best, best_key = p, key
+        return best
 
     def _begin_betting(self) -> list[Event]:
         opener = self._first_to_act()
@@ -357,17 +417,13 @@ class RazzHand:
         if street == 7:
             self.seventh_opener = opener
         self.bring_in_pending = self.completion_pending = street == 3
-        n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
+        folded, stacks = self.folded, self.stacks
         # pokerkit: only players with an effective stack act (get_effective_stack: what they
-        # can still lose, up to the second-largest live total).
-        totals = sorted(bets[i] + stacks[i] for i in range(n) if not folded[i])
-        actors = []
-        if len(totals) >= 2:
-            second = totals[-2]
-            for k in range(opener, opener + n):
-                p = k - n if k >= n else k
-                if not folded[p] and stacks[p] > 0 and second > bets[p]:
-                    actors.append(p)
+        # can still lose, up to the second-largest live total). No bets are out yet on a
+        # new street, so that is everyone with chips, when at least two have chips.
+        actors = [p for p in ROTATION[self.n][opener] if not folded[p] and stacks[p] > 0]
+        if len(actors) < 2:
+            actors = []
         self.actors = actors
         self._kinds = None
         self.acted = set()
@@ -375,42 +431,37 @@ class RazzHand:
         self.raise_size = 0
         self.shorts = []
         out = [
-            Event(
+            _event(
                 "betting",
                 {
-                    "street": self.street,
+                    "street": street,
                     "opener": self.seat_ids[opener],
-                    "bet": self.rules.bet_size(self.street),
+                    "bet": self.rules.bet_size(street),
                 },
             )
         ]
-        if not self.actors or (
-            len(self.actors) == 1 and self.bets[self.actors[0]] >= max(self.bets)
-        ):
-            out.extend(self._end_betting())
+        if not actors:
+            out += self._end_betting()
         return out
 
     def _end_betting(self) -> list[Event]:
         self.actors = []
         self.bring_in_pending = self.completion_pending = False
         out: list[Event] = []
-        live = [p for p in range(self.n) if not self.folded[p]]
+        n, bets = self.n, self.bets
+        live = [p for p in range(n) if not self.folded[p]]
+        # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet; the
+        # last live player gets back what no one else matched).
+        cutoff = sorted(bets)[-2]
+        for p in range(n):
+            if bets[p] > cutoff:
+                out.append(self._refund(p, bets[p] - cutoff))
+        self.bets = [0] * n
         if len(live) == 1:
-            winner = live[0]
-            others = [self.bets[p] for p in range(self.n) if p != winner]
-            excess = self.bets[winner] - max(others, default=0)
-            if excess > 0:
-                out.append(self._refund(winner, excess))
-            self.bets = [0] * self.n
-            out.extend(self._award_uncontested(winner))
+            out += self._award_uncontested(live[0])
             return out
-        # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet).
-        cutoff = sorted(self.bets)[-2]
-        for p in range(self.n):
-            if self.bets[p] > cutoff:
-                out.append(self._refund(p, self.bets[p] - cutoff))
-        self.bets = [0] * self.n
-        with_chips = sum(1 for p in live if self.stacks[p] > 0)
+        stacks = self.stacks
+        with_chips = sum(1 for p in live if stacks[p] > 0)
         if self.street == 7:
             out.extend(self._showdown())
         elif with_chips <= 1:
@@ -433,10 +484,10 @@ class RazzHand:
         if self.street and self.bets[p] >= amount:
             self.bets[p] -= amount
         seat = self.seat_ids[p]
-        return Event(
+        return _event(
             "refund",
             {"seat": seat, "amount": amount},
-            chips=(ChipMove(seat, -amount, "refund"),),
+            chips=(_chip_move(seat, -amount, "refund"),),
         )
 
     # -------------------------------------------------------------- can / do
@@ -646,23 +697,31 @@ class RazzHand:
         if action.timed_out:
             data["timed_out"] = True
         moves: tuple[ChipMove, ...] = ()
+        last_live = False
         if kind == "check" or kind == "call":
-            cost = min(stacks[p], max(bets) - bets[p])
+            stack = stacks[p]
+            cost = max(bets) - bets[p]
+            if cost > stack:
+                cost = stack
             if cost:
-                self._put(p, cost)
-                moves = (ChipMove(seat, cost, "match"),)
+                stack -= cost
+                stacks[p] = stack
+                bets[p] += cost
+                self.contrib[p] += cost
+                moves = (_chip_move(seat, cost, "match"),)
             data["amount"] = cost
             data["to"] = bets[p]
-            data["all_in"] = stacks[p] == 0
+            data["all_in"] = stack == 0
             self.phh_actions.append(PHH_CC[p])
         elif kind == "fold":
             self.folded[p] = True
             self.phh_actions.append(PHH_FOLD[p])
+            last_live = self.folded.count(False) == 1
         elif kind == "bring_in":
             cost = min(stacks[p], self.rules.bring_in)
             self._put(p, cost)
             self.bring_in_pending = False
-            moves = (ChipMove(seat, cost, "bring_in"),)
+            moves = (_chip_move(seat, cost, "bring_in"),)
             data["amount"] = cost
             data["to"] = bets[p]
             self.phh_actions.append(PHH_BRING_IN[p])
@@ -675,11 +734,7 @@ class RazzHand:
             self._put(p, cost)
             self.bring_in_pending = self.completion_pending = False
             # Everyone else with chips acts again, clockwise from the aggressor.
-            actors.clear()
-            for k in range(p + 1, p + n):
-                i = k - n if k >= n else k
-                if not folded[i] and stacks[i] > 0:
-                    actors.append(i)
+            actors[:] = [i for i in ROTATION[n][p][1:] if not folded[i] and stacks[i] > 0]
             self.opener = p
             if self.street == 7:
                 self.last_aggressor = p
@@ -694,13 +749,13 @@ class RazzHand:
                 self.shorts.append(increment)
             if sum(self.shorts) >= self.raise_size:
                 self.shorts.clear()
-            moves = (ChipMove(seat, cost, "bet"),)
+            moves = (_chip_move(seat, cost, "bet"),)
             data["amount"] = cost
             data["to"] = target
             data["all_in"] = stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cbr {target}")
-        out = [Event("action", data, chips=moves)]
-        if not actors or self.folded.count(False) <= 1:
+        out = [_event("action", data, chips=moves)]
+        if not actors or last_live:
             out += self._end_betting()
         return out
 
@@ -726,17 +781,17 @@ class RazzHand:
             "stacks": final,
         }
         return [
-            Event(
+            _event(
                 "award",
                 {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
-                chips=(ChipMove(seat, -amount, "award"),),
+                chips=(_chip_move(seat, -amount, "award"),),
             ),
-            Event("hand_over", {"stacks": dict(final)}),
+            _event("hand_over", {"stacks": dict(final)}),
         ]
 
     def _final_stacks(self) -> dict[str, int]:
         """{seat as text: chips}, as the result and the hand_over event give them."""
-        return {str(s): c for s, c in zip(self.seat_ids, self.stacks, strict=True)}
+        return dict(zip(map(str, self.seat_ids), self.stacks, strict=True))
 
     def hole_cards(self, p: int) -> list[Card]:
         """A position's own cards in deal order (down, down, up..., down on 7th)."""
@@ -787,7 +842,7 @@ class RazzHand:
                 for k in mine:
                     best_shown[k] = max(best_shown.get(k, -1), scores[p])
                 out.append(
-                    Event(
+                    _event(
                         "show",
                         {"seat": seat, "cards": [CODE[c] for c in self.hole_cards(p)], "low": name},
                     )
@@ -795,7 +850,7 @@ class RazzHand:
                 self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")
             else:
                 mucked.append(seat)
-                out.append(Event("muck", {"seat": seat}))
+                out.append(_event("muck", {"seat": seat}))
                 self.phh_actions.append(f"p{p + 1} sm")
         pot_results = []
         for k, pot in enumerate(pots):
@@ -806,10 +861,10 @@ class RazzHand:
                 seat = self.seat_ids[p]
                 self.stacks[p] += amount
                 out.append(
-                    Event(
+                    _event(
                         "award",
                         {"pot": k, "seat": seat, "amount": amount},
-                        chips=(ChipMove(seat, -amount, "award"),),
+                        chips=(_chip_move(seat, -amount, "award"),),
                     )
                 )
             pot_results.append(
@@ -828,7 +883,7 @@ class RazzHand:
             "mucked": mucked,
             "stacks": self._final_stacks(),
         }
-        out.append(Event("hand_over", {"stacks": self._final_stacks()}))
+        out.append(_event("hand_over", {"stacks": self._final_stacks()}))
         return out
 
     # ---------------------------------------------------------------- snapshots
