@@ -336,19 +336,17 @@ class RazzHand:
         out.append(_event("street", {"street": street}))
         if street == 3:
             # Each player in turn: two down cards, then one up card.
-            cards = self._draw(3 * len(live))
-            for k, p in enumerate(live):
-                a, b, u = CODE[cards[3 * k]], CODE[cards[3 * k + 1]], CODE[cards[3 * k + 2]]
-                self.down[p] += cards[3 * k : 3 * k + 2]
-                self.up[p].append(cards[3 * k + 2])
-                seat = self.seat_ids[p]
-                out.append(
-                    _event(
-                        "deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, visible_to=seat
-                    )
-                )
+            dealt = iter(self._draw(3 * len(live)))
+            down, up, seat_ids, phh = self.down, self.up, self.seat_ids, self.phh_actions
+            for p in live:
+                c1, c2, c3 = next(dealt), next(dealt), next(dealt)
+                down[p] += (c1, c2)
+                up[p].append(c3)
+                a, b, u = CODE[c1], CODE[c2], CODE[c3]
+                seat = seat_ids[p]
+                out.append(_event("deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, seat))
                 out.append(_event("deal_up", {"seat": seat, "street": 3, "card": u}))
-                self.phh_actions.append(f"d dh p{p + 1} {a}{b}{u}")
+                phh.append(PHH_DEAL[p] + a + b + u)
             return out
         if self.cards_left < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
@@ -544,10 +542,11 @@ class RazzHand:
         kinds = self._kinds
         if kinds is not None:
             return kinds
-        top = max(self.bets)
+        bets = self.bets
+        top = max(bets)
         if self.bring_in_pending:
             kinds = ("bring_in",)
-        elif self.bets[p] >= top:
+        elif bets[p] >= top:
             kinds = ("check",)
         else:
             kinds = ("fold", "call")
