@@ -450,10 +450,10 @@ class RazzHand:
         live = [p for p in range(n) if not self.folded[p]]
         # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet; the
         # last live player gets back what no one else matched).
-        cutoff = sorted(bets)[-2]
-        for p in range(n):
-            if bets[p] > cutoff:
-                out.append(self._refund(p, bets[p] - cutoff))
+        # Only the one highest bet can be above the second-highest.
+        top, cutoff = sorted(bets)[-1:-3:-1]
+        if top > cutoff:
+            out.append(self._refund(bets.index(top), top - cutoff))
         self.bets = [0] * n
         if len(live) == 1:
             out += self._award_uncontested(live[0])
@@ -563,7 +563,13 @@ class RazzHand:
         return self._allowed(actors[0])
 
     def legal_actions(self, seat: int) -> list[ActionOption]:
-        """Every Razz action kind for ``seat`` now: allowed, or why not."""
+        """Every Razz action kind for ``seat`` now: allowed, or why not.
+
+        An allowed completion/bet/raise gives the fixed-limit total (``to``), which is what
+        the plain action does. §4.7 also allows a raise "to" the largest amount an
+        opponent can still match when that is less: ``Action(seat, "raise", amount=...)``
+        (the refusal of any other amount names both totals).
+        """
         if self.is_over:
             return [ActionOption(k, False, "the hand is over") for k in ACTION_KINDS]
         p = self.position(seat)

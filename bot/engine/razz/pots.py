@@ -32,6 +32,11 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     [Pot(amount=15, eligible=(0, 1)), Pot(amount=30, eligible=(0,))]
     """
     levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    if len(levels) == 1:
+        # The common case, no one all-in for less: one pot, all chips, every live player
+        # who put in the level (the live players who put in less put in nothing).
+        eligible = tuple(i for i, c in enumerate(contributions) if live[i] and c > 0)
+        return [Pot(sum(contributions), eligible)]
     pots: list[Pot] = []
     previous = 0
     for level in levels:
