@@ -281,11 +281,10 @@ class RazzHand:
         if ante > 0:
             # Ante trimming (PHH ante_trimming_status=true): a short stack antes what it has
             # and is all-in.
-            stacks, contrib, seat_ids = self.stacks, self.contrib, self.seat_ids
-            paid = [min(ante, s) for s in stacks]
-            for p, amount in enumerate(paid):
-                stacks[p] -= amount
-                contrib[p] += amount
+            seat_ids = self.seat_ids
+            paid = [ante if s >= ante else s for s in self.stacks]
+            self.stacks = [s - a for s, a in zip(self.stacks, paid, strict=True)]
+            self.contrib = paid[:]  # nothing was in before the antes
             moves = tuple(
                 [_chip_move(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)]
             )
@@ -348,7 +347,7 @@ class RazzHand:
                 out.append(_event("deal_up", {"seat": seat, "street": 3, "card": u}))
                 phh.append(PHH_DEAL[p] + a + b + u)
             return out
-        if self.cards_left < len(live):
+        if len(self._deck) - self._next < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
             card = self._draw(1)[0]
             self.community = card
@@ -459,10 +458,9 @@ class RazzHand:
             out += self._award_uncontested(live[0])
             return out
         stacks = self.stacks
-        with_chips = sum(1 for p in live if stacks[p] > 0)
         if self.street == 7:
             out.extend(self._showdown())
-        elif with_chips <= 1:
+        elif len([p for p in live if stacks[p] > 0]) <= 1:
             # Everyone (but at most one) is all-in: deal the rest with no betting.
             # pokerkit shows the hands at this point, then again at the end.
             self._phh_show(live)
@@ -638,7 +636,7 @@ class RazzHand:
             # Fast path: a plain legal action by the current actor.
             p = actors[0]
             kind = action.kind
-            if self.seat_ids[p] == action.seat and kind in self._allowed(p):
+            if self.seat_ids[p] == action.seat and kind in (self._kinds or self._allowed(p)):
                 return p, (self._raise_targets(p)[0] if kind in AGGRESSIONS else None)
         return self._check(action)
 
