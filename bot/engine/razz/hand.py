@@ -549,7 +549,10 @@ class RazzHand:
         else:
             kinds = ("fold", "call")
         if self._aggression_block(p, top) is None:
-            kinds += (self._aggression_kind(top),)
+            if self.completion_pending:
+                kinds += ("complete",)
+            else:
+                kinds += ("bet",) if top == 0 else ("raise",)
         self._kinds = kinds
         return kinds
 
@@ -558,7 +561,7 @@ class RazzHand:
         actors = self.actors  # empty before the start and once the hand is over
         if not actors or self.seat_ids[actors[0]] != seat:
             return ()
-        return self._allowed(actors[0])
+        return self._kinds or self._allowed(actors[0])
 
     def legal_actions(self, seat: int) -> list[ActionOption]:
         """Every Razz action kind for ``seat`` now: allowed, or why not.
@@ -683,7 +686,19 @@ class RazzHand:
 
     def apply(self, action: Action) -> list[Event]:
         """Do ``action``; raises NotYourTurn / IllegalAction / GameOver changing nothing."""
-        p, target = self._validate(action)
+        actors = self.actors
+        p = actors[0] if actors else -1
+        kind = action.kind
+        if (
+            p >= 0
+            and action.amount is None
+            and self.seat_ids[p] == action.seat
+            and kind in (self._kinds or self._allowed(p))
+        ):
+            # A plain legal action by the current actor (as in _validate, inlined).
+            target = self._raise_targets(p)[0] if kind in AGGRESSIONS else None
+        else:
+            p, target = self._check(action)
         out = self._do(p, action, target)
         self.log.extend(out)
         return out
