@@ -20,6 +20,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.ops.logs import log_published, warn_http_errors
 from bot.store import Store
 from cogs._errors import handle_error
 
@@ -56,6 +57,7 @@ class PublishRelay:
         self.target: _Subscriber | None = None
 
     async def publish(self, published: Published) -> None:
+        log_published(published)  # one INFO line per table event (bot.ops.logs)
         target = self.target
         if target is not None:
             await target.publish(published)
@@ -97,6 +99,8 @@ class HomeGameBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from cogs._items import DiscardSelect, TableButton
 
+        warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
+
         for name in self._extensions:
             await self.load_extension(name)
         # Registered once for the whole process: any old button or select whose custom_id
@@ -122,11 +126,23 @@ class HomeGameBot(commands.AutoShardedBot):
 
     async def _beat(self, path: Path) -> None:
         # A cheap liveness signal for a health check: the file's content is the last time
-        # the event loop was responsive.
+        # the event loop was responsive while every gateway shard was connected.
         while True:
-            with contextlib.suppress(OSError):
-                path.write_text(f"{self.clock():.0f}\n")
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            connected = self.gateway_connected()
+            if connected:
+                with contextlib.suppress(OSError):
+                    path.write_text(f"{self.clock():.0f}\n")
+            # while not (yet) connected, look again soon: the first beat follows READY
+            await asyncio.sleep(HEARTBEAT_SECONDS if connected else 1.0)
+
+    def gateway_connected(self) -> bool:
+        """Ready, and no shard's gateway connection is closed."""
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(self.shards)
+            and not any(shard.is_closed() for shard in self.shards.values())
+        )
 
     async def close(self) -> None:
         if self._heartbeat is not None:

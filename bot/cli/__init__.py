@@ -4,4 +4,12 @@ Each ``register`` adds its parser and sets ``handler`` (a function taking the pa
 namespace and returning an exit status) as the parser's default.
 """
 
-COMMANDS: tuple[str, ...] = ("compare", "check-config", "db", "replay", "run")
+COMMANDS: tuple[str, ...] = (
+    "compare",
+    "check-config",
+    "db",
+    "replay",
+    "run",
+    "health",
+    "sandbox",
+)

@@ -2,8 +2,9 @@
 
 Loads the settings (a bad or missing value: one line on stderr, exit 2), points discord.py
 at ``discord.api_base``, opens the store (creating the database), builds the TableService
-and the bot, and runs until SIGINT/SIGTERM, then closes the bot, stops the service's timers
-and closes the store, in that order.
+and the bot, starts the daily backup (bot.ops.backup), and runs until SIGINT/SIGTERM, then
+closes the bot, stops the service's timers, lets a backup being written finish and closes
+the store, in that order.
 """
 
 from __future__ import annotations
@@ -44,10 +45,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"homegame: {exc.message}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log.level_number,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from bot.ops.logs import setup_logging
+
+    setup_logging(settings)  # the level from settings; the token masked in every line
     try:
         return asyncio.run(serve(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
@@ -59,6 +59,7 @@ async def serve(settings: Settings) -> int:
     from discord.http import Route
 
     from bot.app import HomeGameBot, PublishRelay
+    from bot.ops.backup import DailyBackup
     from bot.store import Store
     from bot.tables.service import TableService
 
@@ -82,6 +83,8 @@ async def serve(settings: Settings) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
+    backups = DailyBackup(store, settings.backup)  # settings.backup.enabled: else a no-op
+    backups.start()
     status = 0
     runner = asyncio.create_task(bot.start(settings.token_value()), name="discord-bot")
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
@@ -100,5 +103,6 @@ async def serve(settings: Settings) -> int:
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(runner, 10)
         await service.stop_service()
-        await store.close()
+        await backups.stop()  # a backup being written is finished, not cut short
+        await store.close()  # waits for the transaction in progress, then closes
     return status

@@ -1,0 +1,85 @@
+"""What ``python -m bot health`` checks (the Docker HEALTHCHECK): the database opens
+read-only, passes ``PRAGMA quick_check`` and has the current schema, and the running bot's
+heartbeat file (``<database>.heartbeat``, written by ``HomeGameBot`` while connected to
+the gateway) is recent. Nothing here writes anything."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.store.db import migrations
+
+DEFAULT_MAX_AGE = 120.0
+
+
+class Unhealthy(Exception):
+    """One line saying what is wrong."""
+
+
+@dataclass(frozen=True)
+class Health:
+    schema_version: int
+    heartbeat_age: float
+
+    def line(self) -> str:
+        return (
+            f"healthy: database ok (schema {self.schema_version}), "
+            f"heartbeat {self.heartbeat_age:.0f} s ago"
+        )
+
+
+def heartbeat_path(db_path: Path) -> Path:
+    return Path(f"{db_path}.heartbeat")
+
+
+def check_database(db_path: Path) -> int:
+    """The schema version of a sound, current database at ``db_path``; raises Unhealthy."""
+    if not db_path.is_file():
+        raise Unhealthy(f"no database at {db_path}")
+    try:
+        db = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        raise Unhealthy(f"database {db_path} does not open read-only: {exc}") from None
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise Unhealthy(f"database {db_path} is unreadable: {exc}") from None
+    finally:
+        db.close()
+    verdict = "; ".join(str(r[0]) for r in rows[:3])
+    if verdict != "ok":
+        raise Unhealthy(f"database {db_path} fails quick_check: {verdict}")
+    known = migrations()
+    latest = known[-1].version if known else 0
+    if version != latest:
+        raise Unhealthy(f"database {db_path} has schema version {version}, expected {latest}")
+    return version
+
+
+def heartbeat_age(path: Path, now: float) -> float:
+    """Seconds since the bot last wrote ``path``; raises Unhealthy if it never did."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        raise Unhealthy(f"no heartbeat file {path}: the bot has not connected") from None
+    except OSError as exc:
+        raise Unhealthy(f"heartbeat file {path} unreadable: {exc.strerror}") from None
+    try:
+        beat = float(text)
+    except ValueError:
+        raise Unhealthy(f"heartbeat file {path} holds {text[:40]!r}, not a time") from None
+    return now - beat
+
+
+def check(db_path: Path, *, max_age: float = DEFAULT_MAX_AGE, now: float | None = None) -> Health:
+    """Both checks; raises :class:`Unhealthy` with the first problem found."""
+    version = check_database(db_path)
+    beat_file = heartbeat_path(db_path)
+    age = heartbeat_age(beat_file, time.time() if now is None else now)
+    if age > max_age:
+        raise Unhealthy(f"last gateway heartbeat {age:.0f} s ago (limit {max_age:.0f} s)")
+    return Health(version, max(age, 0.0))

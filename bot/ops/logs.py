@@ -1,0 +1,125 @@
+"""Logging for ``python -m bot run``: one format, the configured level, the token masked.
+
+- :func:`setup_logging` installs one stderr handler with :class:`SecretFilter`, so a token
+  that reaches a log message or a traceback by accident is printed as ``***``;
+- :func:`log_published` writes one INFO line per table event (table, hand, event, user id);
+  the TableService's subscriber (``bot.app.PublishRelay``) calls it;
+- :func:`warn_http_errors` makes every failed Discord REST call a WARNING line, whoever
+  made the call (the error still reaches the caller).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Iterable
+from typing import IO, TYPE_CHECKING, Any
+
+from bot.config import MASK, Settings
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.tables.views import Published
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+EVENTS = logging.getLogger("homegame.events")
+HTTP = logging.getLogger("homegame.discord")
+
+
+class SecretFilter(logging.Filter):
+    """Replaces each secret in a record's message and traceback text by ``***``."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # longest first, so a secret that contains another is masked whole
+        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def mask(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, MASK)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        message = record.getMessage()
+        masked = self.mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.mask(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.mask(record.stack_info)
+        return True
+
+
+def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> logging.Handler:
+    """Configure the root logger from ``settings.log.level``; returns the handler installed
+    (replacing any handler an earlier call installed)."""
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "_homegame", False)]:
+        root.removeHandler(old)
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    token = settings.discord.token
+    handler.addFilter(SecretFilter([token.get_secret_value()] if token is not None else []))
+    handler._homegame = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(settings.log.level_number)
+    return handler
+
+
+def event_lines(published: Published) -> list[str]:
+    """One line per event of ``published``: table, hand, event kind, user id (or ``-``), and
+    the chips it moved. Never a card: a private event's data stays out of the log."""
+    view = published.view
+    lines = []
+    for event in published.events:
+        seat = event.data.get("seat")
+        if seat is None and event.chips:
+            seat = event.chips[0].seat
+        user = published.user_ids_by_seat.get(seat, "-") if isinstance(seat, int) else "-"
+        chips = sum(move.amount for move in event.chips)
+        line = f"table={view.table_id} hand={view.hand_number} action={event.kind} user={user}"
+        if event.chips:
+            line += f" chips={chips:+d}"
+        lines.append(line)
+    return lines
+
+
+def log_published(published: Published) -> None:
+    """Log :func:`event_lines` at INFO on ``homegame.events`` (cheap when INFO is off)."""
+    if EVENTS.isEnabledFor(logging.INFO):
+        for line in event_lines(published):
+            EVENTS.info("%s", line)
+
+
+def warn_http_errors(http: Any) -> None:
+    """Wrap ``http.request`` (a ``discord.http.HTTPClient``) so that every Discord HTTP
+    error is logged at WARNING (method, path, status, Discord's error code and text) before
+    it is raised to the caller as before."""
+    import discord
+
+    original: Callable[..., Awaitable[Any]] = http.request
+    if getattr(original, "_homegame_warns", False):
+        return
+
+    async def request(route: discord.http.Route, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await original(route, *args, **kwargs)
+        except discord.HTTPException as exc:
+            HTTP.warning(
+                "Discord HTTP error: %s %s -> %s (code %s) %s",
+                route.method,
+                route.path,
+                exc.status,
+                exc.code,
+                exc.text,
+            )
+            raise
+
+    request._homegame_warns = True  # type: ignore[attr-defined]
+    http.request = request
