@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("homegame.app")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.tables")
+EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.admin", "cogs.tables")
 """Cogs loaded by default; ``cogs.tables`` needs a TableService."""
 
 HEARTBEAT_SECONDS = 30.0
@@ -98,6 +98,7 @@ class HomeGameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from cogs._items import DiscardSelect, TableButton
+        from cogs.league import HistorySelect, LeaderboardButton
 
         warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
 
@@ -106,6 +107,7 @@ class HomeGameBot(commands.AutoShardedBot):
         # Registered once for the whole process: any old button or select whose custom_id
         # matches a template is routed here, even from messages sent before a restart.
         self.add_dynamic_items(TableButton, DiscardSelect)
+        self.add_dynamic_items(LeaderboardButton, HistorySelect)  # the league's, same way
         if self.service is not None:
             await self.service.start_service()
         if self.sync_commands:

@@ -96,3 +96,82 @@ def parse_custom_id(text: str) -> CustomId:
         action=match["action"],
         arg=match["arg"],
     )
+
+
+# ----------------------------------------------------------------------------- league
+#
+# League components carry their whole state too, under their own prefixes (never a table
+# id, so they cannot be mistaken for a table's controls):
+#
+# - ``hg:lb:<season>:<game>:<by>:<page>:<p|n>``: a leaderboard page button (Prev/Next);
+#   ``page`` is the 0-based page it opens, the last part tells Prev from Next (two buttons
+#   of one message never share an id);
+# - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
+
+LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz")
+LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")
+_SEASON = r"[1-9][0-9]{0,9}"
+_PAGE = r"0|[1-9][0-9]{0,5}"
+
+LEADERBOARD_TEMPLATE = (
+    rf"hg:lb:(?P<season>{_SEASON}):(?P<game>{'|'.join(LB_GAMES)}):"
+    rf"(?P<by>{'|'.join(LB_BY)}):(?P<page>{_PAGE}):(?P<dir>p|n)"
+)
+"""What a leaderboard page button's custom_id looks like (``DynamicItem`` template)."""
+HISTORY_TEMPLATE = rf"hg:hh:(?P<user_id>{_ID})"
+"""What the ``/history`` hand menu's custom_id looks like."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardId:
+    season: int
+    game: str | None
+    """None: all games."""
+    by: str
+    page: int
+    direction: str = "n"
+
+    def __str__(self) -> str:
+        return build_leaderboard_id(self.season, self.game, self.by, self.page, self.direction)
+
+
+def build_leaderboard_id(
+    season: int, game: str | None, by: str, page: int, direction: str = "n"
+) -> str:
+    """The custom_id of a leaderboard page button; :class:`BadCustomId` if out of range."""
+    for name, value in (("season", season), ("page", page)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < (name == "season"):
+            raise BadCustomId(f"{name} out of range: {value!r}")
+    text = f"{PREFIX}:lb:{season}:{game or 'all'}:{by}:{page}:{direction}"
+    if len(text) > MAX_CUSTOM_ID or not re.fullmatch(LEADERBOARD_TEMPLATE, text):
+        raise BadCustomId(f"not a leaderboard button: {text[:40]}")
+    return text
+
+
+def parse_leaderboard_id(text: str) -> LeaderboardId:
+    match = re.fullmatch(LEADERBOARD_TEMPLATE, text) if len(text) <= MAX_CUSTOM_ID else None
+    if match is None:
+        raise BadCustomId("this control is not one of Home Game's (or it is damaged)")
+    return LeaderboardId(
+        season=int(match["season"]),
+        game=None if match["game"] == "all" else match["game"],
+        by=match["by"],
+        page=int(match["page"]),
+        direction=match["dir"],
+    )
+
+
+def build_history_id(user_id: int) -> str:
+    if isinstance(user_id, bool) or not isinstance(user_id, int) or user_id < 1:
+        raise BadCustomId(f"user id must be a positive integer, got {user_id!r}")
+    text = f"{PREFIX}:hh:{user_id}"
+    if not re.fullmatch(HISTORY_TEMPLATE, text):
+        raise BadCustomId(f"user id out of range: {user_id}")
+    return text
+
+
+def parse_history_id(text: str) -> int:
+    match = re.fullmatch(HISTORY_TEMPLATE, text) if len(text) <= MAX_CUSTOM_ID else None
+    if match is None:
+        raise BadCustomId("this control is not one of Home Game's (or it is damaged)")
+    return int(match["user_id"])

@@ -1,24 +1,51 @@
-"""``/balance``, ``/leaderboard`` and ``/history``: the chip league, read from the ledger.
+"""The players' side of the chip league: ``/balance``, ``/rebuy``, ``/leaderboard``,
+``/stats`` and ``/history``, read from the ledger and the hand log.
 
-Simple versions: a later issue adds charts and administration. Everything here only reads
-(``Store.read``): nobody gets a wallet just by asking for a balance.
+Everything but ``/rebuy`` only reads (``Store.read``): nobody gets a wallet just by asking
+for a balance. The leaderboard's Prev/Next buttons and the history's hand menu are
+``DynamicItem``s whose custom_id carries their whole state (see :mod:`cogs._ids`), so they
+keep working after a restart. A hand replay shows the viewer the public events and their
+own private ones only (:mod:`bot.league.replay`); the hand history file attached with it
+has every card the viewer never saw written ``??``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import io
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.errors import HomeGameError
+from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
+from bot.league.replay import redact_history, replay_text, seen_cards, visible_events
+from bot.render.charts import render_balance_chart
 from bot.render.text import format_chips
+from bot.store import NotFound, Season
+from cogs._errors import handle_error
+from cogs._ids import (
+    HISTORY_TEMPLATE,
+    LEADERBOARD_TEMPLATE,
+    LeaderboardId,
+    build_history_id,
+    build_leaderboard_id,
+    parse_history_id,
+    parse_leaderboard_id,
+)
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
 
-LEADERBOARD_SIZE = 10
+LEADERBOARD_SIZE = PAGE_SIZE
 HISTORY_SIZE = 10
+HAND_MENU_SIZE = 25
+"""Discord allows at most 25 options in a select menu."""
+REPLAY_LIMIT = 3900
+"""Room for the replay in an embed description (Discord's limit is 4096)."""
 
 KIND_WORDS = {
     "start": "starting chips",
@@ -34,6 +61,11 @@ KIND_WORDS = {
     "take": "correction",
     "season_end": "season ended",
 }
+GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]
+BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.items()]
+
+_NONE = discord.AllowedMentions.none()
 
 
 def _guild_id(interaction: discord.Interaction) -> int:
@@ -42,9 +74,128 @@ def _guild_id(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+class NoSuchSeason(HomeGameError):
+    """A season number the league has not reached."""
+
+
+def _history_filename(game: str, hand_id: int) -> str:
+    return f"hand-{hand_id}.phh" if game == "razz" else f"hand-{hand_id}.toml"
+
+
+# ----------------------------------------------------------------------------- components
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=LEADERBOARD_TEMPLATE
+):
+    """Prev / Next of a leaderboard message: its custom_id names the page it opens."""
+
+    def __init__(self, lid: LeaderboardId, item: discord.ui.Button[discord.ui.View]) -> None:
+        super().__init__(item)
+        self.lid = lid
+
+    @classmethod
+    def make(cls, lid: LeaderboardId, *, disabled: bool) -> LeaderboardButton:
+        label = "◀ Prev" if lid.direction == "p" else "Next ▶"
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label,
+            style=discord.ButtonStyle.secondary,
+            custom_id=str(lid),
+            disabled=disabled,
+        )
+        return cls(lid, button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaderboardButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(parse_leaderboard_id(match.string), item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            cog = _league_cog(interaction)
+            await cog.show_leaderboard_page(interaction, self.lid)
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+
+class HistorySelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=HISTORY_TEMPLATE
+):
+    """The ``/history`` menu: option values are hand ids; choosing one opens its replay."""
+
+    def __init__(self, user_id: int, item: discord.ui.Select[discord.ui.View]) -> None:
+        super().__init__(item)
+        self.user_id = user_id
+
+    @classmethod
+    def make(cls, user_id: int, options: list[discord.SelectOption]) -> HistorySelect:
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=build_history_id(user_id),
+            placeholder="Open a hand: replay and hand history",
+            min_values=1,
+            max_values=1,
+            options=options,
+        )
+        return cls(user_id, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HistorySelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(parse_history_id(match.string), item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            values = list(self.item.values)
+            if len(values) != 1 or not values[0].isdigit():
+                raise HomeGameError("Choose one hand from the menu.")
+            await _league_cog(interaction).open_hand(interaction, int(values[0]))
+        except Exception as exc:
+            await handle_error(interaction, exc)
+
+
+def _league_cog(interaction: discord.Interaction) -> LeagueCog:
+    cog: Any = interaction.client.get_cog("League")  # type: ignore[attr-defined]
+    if cog is None:
+        raise HomeGameError("the league is not available right now; try again in a moment")
+    return cog  # type: ignore[no-any-return]
+
+
+# ----------------------------------------------------------------------------- the cog
+
+
 class LeagueCog(commands.Cog, name="League"):
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
+
+    async def _season(self, guild_id: int, number: int | None) -> Season:
+        async with self.bot.store.read() as tx:
+            if await tx.find_league(guild_id) is None:
+                if number is None or number == 1:
+                    raise NoSuchSeason(
+                        "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                    )
+                raise NoSuchSeason(f"There is no season {number} yet.")
+            try:
+                return await tx.season_or_current(guild_id, number)
+            except NotFound:
+                current = await tx.current_season(guild_id)
+                raise NoSuchSeason(
+                    f"There is no season {number}: this is season {current.number}."
+                ) from None
+
+    # ------------------------------------------------------------------ /balance
 
     @app_commands.command(name="balance", description="Your chips (or another member's)")
     @app_commands.describe(user="whose balance to show (default: yours)")
@@ -65,41 +216,199 @@ class LeagueCog(commands.Cog, name="League"):
             )
         else:
             text = f"{who.mention} has **{format_chips(wallet.balance)}** chips."
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+
+    # ------------------------------------------------------------------ /rebuy
+
+    @app_commands.command(
+        name="rebuy", description="Take the league's rebuy chips (counts against your net)"
+    )
+    @app_commands.guild_only()
+    async def rebuy(self, interaction: discord.Interaction) -> None:
+        guild_id = _guild_id(interaction)
+        async with self.bot.store.transaction() as tx:
+            entry = await tx.rebuy(guild_id, interaction.user.id)
+            balance = await tx.balance(entry.to_account)
+            league = await tx.league(guild_id)
+        minutes = league.rebuy_cooldown_seconds // 60
+        wait = f"; next rebuy in {minutes} min" if minutes else ""
         await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            f"{interaction.user.mention} rebuys **{format_chips(entry.amount)}** chips "
+            f"(balance {format_chips(balance)}{wait}). Rebuys count against your net result.",
+            ephemeral=True,
+            allowed_mentions=_NONE,
         )
 
-    @app_commands.command(name="leaderboard", description="The richest players this season")
-    @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        guild_id = _guild_id(interaction)
+    # ------------------------------------------------------------------ /leaderboard
+
+    async def render_leaderboard(
+        self, guild_id: int, lid: LeaderboardId
+    ) -> tuple[str, discord.ui.View]:
+        """The text and Prev/Next buttons of one leaderboard page."""
+        season = await self._season(guild_id, lid.season)
         async with self.bot.store.read() as tx:
-            league = await tx.find_league(guild_id)
-            standings = [] if league is None else await tx.standings(guild_id)
-        if not standings:
-            text = "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+            summaries = await tx.player_summaries(guild_id, season=season, game=lid.game)
+        ranked = rank(summaries, lid.by, game=lid.game)
+        page = paginate(ranked, lid.page)
+        what = GAME_NAMES.get(lid.game or "", "all games")
+        state = "" if season.open else " (ended)"
+        head = (
+            f"**Leaderboard** · season {season.number}{state} · {what} · "
+            f"by {BY_CHOICES[lid.by]} · page {page.number + 1}/{page.count}"
+        )
+        if not page.rows:
+            body = (
+                "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                if lid.game is None
+                else f"Nobody has played {what} this season."
+            )
         else:
-            lines = [
-                f"{s.rank}. <@{s.user_id}>: {format_chips(s.balance)}"
-                for s in standings[:LEADERBOARD_SIZE]
+            lines = []
+            for r in page.rows:
+                s = r.summary
+                net = s.hand_net if lid.game else s.net
+                lines.append(
+                    f"{r.rank}. <@{r.user_id}>: net {format_chips(net, signed=True)} · "
+                    f"balance {format_chips(s.balance)} · {s.hands} hands · "
+                    f"biggest pot {format_chips(s.biggest_pot)}"
+                )
+            body = "\n".join(lines)
+        view = discord.ui.View(timeout=None)
+        prev = LeaderboardId(season.number, lid.game, lid.by, max(page.number - 1, 0), "p")
+        nxt = LeaderboardId(
+            season.number, lid.game, lid.by, min(page.number + 1, page.count - 1), "n"
+        )
+        view.add_item(LeaderboardButton.make(prev, disabled=not page.has_prev))
+        view.add_item(LeaderboardButton.make(nxt, disabled=not page.has_next))
+        return f"{head}\n{body}", view
+
+    @app_commands.command(name="leaderboard", description="The league's players, ranked")
+    @app_commands.describe(
+        game="only this game's hands (default: all games)",
+        season="season number (default: the current one; ended seasons stay viewable)",
+        by="rank by net result (default), balance, hands played or biggest pot",
+    )
+    @app_commands.choices(game=GAME_CHOICES, by=BY_APP_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        season: app_commands.Range[int, 1, 1_000_000] | None = None,
+        by: str = "net",
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        number = season or (await self._season(guild_id, None)).number
+        build_leaderboard_id(number, game, by, 0)  # refuses what a button could not carry
+        text, view = await self.render_leaderboard(guild_id, LeaderboardId(number, game, by, 0))
+        await interaction.response.send_message(text, view=view, allowed_mentions=_NONE)
+
+    async def show_leaderboard_page(
+        self, interaction: discord.Interaction, lid: LeaderboardId
+    ) -> None:
+        """A Prev/Next click: the clicked message shows the page its button names."""
+        text, view = await self.render_leaderboard(_guild_id(interaction), lid)
+        await interaction.response.edit_message(content=text, view=view, allowed_mentions=_NONE)
+
+    # ------------------------------------------------------------------ /stats
+
+    @app_commands.command(
+        name="stats", description="Totals per game and a chart of the balance this season"
+    )
+    @app_commands.describe(user="whose statistics to show (default: yours)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        guild_id = _guild_id(interaction)
+        who = user or interaction.user
+        async with self.bot.store.read() as tx:
+            wallet = await tx.find_wallet(guild_id, who.id)
+            if wallet is None:
+                await interaction.response.send_message(
+                    f"{who.mention} has not played this season yet.",
+                    ephemeral=True,
+                    allowed_mentions=_NONE,
+                )
+                return
+            season = await tx.current_season(guild_id)
+            totals = await tx.game_totals(guild_id, who.id, season=season)
+            mine = [
+                s for s in await tx.player_summaries(guild_id, season=season) if s.user_id == who.id
             ]
-            text = "**Leaderboard**\n" + "\n".join(lines)
+            points = await tx.balance_points(wallet.id)
+        summary = mine[0]
+        lines = [
+            f"**Season {season.number} · {who.display_name}**",
+            f"Balance {format_chips(summary.balance)} · received "
+            f"{format_chips(summary.received)} (start, grants, rebuys) · net "
+            f"{format_chips(summary.net, signed=True)}",
+        ]
+        if not totals:
+            lines.append("No hands played yet.")
+        for t in totals:
+            lines.append(
+                f"{GAME_NAMES.get(t.game, t.game)}: {t.hands} hands · won {t.won} · net "
+                f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
+            )
+        chart = render_balance_chart(
+            [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
+            title=f"{who.display_name}: balance, season {season.number}",
+        )
         await interaction.response.send_message(
-            text, allowed_mentions=discord.AllowedMentions.none()
+            "\n".join(lines),
+            file=discord.File(io.BytesIO(chart), filename="balance.png"),
+            ephemeral=True,
+            allowed_mentions=_NONE,
         )
 
-    @app_commands.command(name="history", description="Your last chip movements")
+    # ------------------------------------------------------------------ /history
+
+    @app_commands.command(
+        name="history", description="Recent hands (open one for its replay) and chip movements"
+    )
+    @app_commands.describe(user="whose history to show (default: yours)")
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction) -> None:
+    async def history(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
         guild_id = _guild_id(interaction)
+        who = user or interaction.user
         async with self.bot.store.read() as tx:
-            wallet = await tx.find_wallet(guild_id, interaction.user.id)
+            wallet = await tx.find_wallet(guild_id, who.id)
             entries = (
                 [] if wallet is None else await tx.entries(account_id=wallet.id, limit=HISTORY_SIZE)
             )
-        if wallet is None or not entries:
-            text = "No chip movements yet."
-        else:
+            hands = (
+                []
+                if await tx.find_league(guild_id) is None
+                else await tx.hands_of(guild_id, who.id, limit=HAND_MENU_SIZE)
+            )
+        parts: list[str] = []
+        view: discord.ui.View | None = None
+        if hands:
+            lines: list[str] = []
+            options: list[discord.SelectOption] = []
+            for h in hands:
+                game = GAME_NAMES.get(h.game, h.game)
+                net = format_chips(h.net, signed=True)
+                mark = " 🏆" if h.won_pot else ""
+                if len(lines) < HISTORY_SIZE:
+                    lines.append(
+                        f"<t:{h.started_at}:R> {game}, table #{h.table_id} hand {h.number}: "
+                        f"{net}{mark}"
+                    )
+                options.append(
+                    discord.SelectOption(
+                        label=f"{game} · table #{h.table_id} · hand {h.number}",
+                        value=str(h.hand_id),
+                        description=f"{net} chips" + (", won the pot" if h.won_pot else ""),
+                    )
+                )
+            parts.append(f"**Last {len(lines)} hands of {who.mention}**\n" + "\n".join(lines))
+            view = discord.ui.View(timeout=None)
+            view.add_item(HistorySelect.make(who.id, options))
+        if wallet is not None and entries:
             lines = []
             for e in reversed(entries):
                 signed = e.amount if e.to_account == wallet.id else -e.amount
@@ -108,9 +417,70 @@ class LeagueCog(commands.Cog, name="League"):
                 lines.append(
                     f"<t:{e.created_at}:R> {format_chips(signed, signed=True)} {word}{where}"
                 )
-            text = f"**Last {len(lines)} movements** (balance {format_chips(wallet.balance)})\n"
-            text += "\n".join(lines)
-        await interaction.response.send_message(text, ephemeral=True)
+            parts.append(
+                f"**Last {len(lines)} movements** (balance {format_chips(wallet.balance)})\n"
+                + "\n".join(lines)
+            )
+        text = "\n\n".join(parts) if parts else "No hands and no chip movements yet."
+        if view is None:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+        else:
+            await interaction.response.send_message(
+                text[:2000], view=view, ephemeral=True, allowed_mentions=_NONE
+            )
+
+    async def open_hand(self, interaction: discord.Interaction, hand_id: int) -> None:
+        """The replay of one finished hand as the clicking member saw it, with its hand
+        history file (cards they never saw written ``??``)."""
+        guild_id = _guild_id(interaction)
+        viewer = interaction.user.id
+        async with self.bot.store.read() as tx:
+            try:
+                hand_guild, practice = await tx.hand_guild(hand_id)
+            except NotFound:
+                hand_guild, practice = -1, True
+            if hand_guild != guild_id or practice:
+                raise HomeGameError("That hand is not one of this league's.")
+            hand = await tx.hand(hand_id)
+            if hand.status != "finished":
+                raise HomeGameError(f"Hand {hand.number} is {hand.status}: nothing to replay.")
+            results = await tx.hand_results(hand_id)
+            events = await tx.hand_events(hand_id)
+        users = {r.seat_no: r.user_id for r in results}
+        viewer_seat = next((r.seat_no for r in results if r.user_id == viewer), None)
+
+        def name(seat: int) -> str:
+            uid = users.get(seat)
+            if uid is None:
+                return f"seat {seat}"
+            if uid < 0:
+                return f"Computer {-uid}"
+            return "you" if uid == viewer else f"<@{uid}>"
+
+        replay = replay_text(events, name, viewer_seat) or "(no events were recorded)"
+        game = GAME_NAMES.get(hand.game, hand.game)
+        files = []
+        if hand.history:
+            seen = seen_cards(visible_events(events, viewer_seat))
+            redacted = redact_history(hand.history, seen)
+            files.append(
+                discord.File(
+                    io.BytesIO(redacted.encode("utf-8")),
+                    filename=_history_filename(hand.game, hand_id),
+                )
+            )
+        if len(replay) > REPLAY_LIMIT:
+            files.append(
+                discord.File(io.BytesIO(replay.encode("utf-8")), filename=f"hand-{hand_id}.txt")
+            )
+            replay = replay[: REPLAY_LIMIT - 40].rsplit("\n", 1)[0] + "\n… (full replay attached)"
+        embed = discord.Embed(
+            title=f"{game} · table #{hand.table_id} · hand {hand.number}", description=replay
+        )
+        embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
+        await interaction.response.send_message(
+            embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE
+        )
 
 
 async def setup(bot: HomeGameBot) -> None:

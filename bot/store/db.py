@@ -30,7 +30,7 @@ import aiosqlite
 
 from bot.store.audit import AuditReport, run_audit
 from bot.store.errors import MigrationError, StoreError
-from bot.store.tables import TableOps
+from bot.store.stats import StatsOps
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -73,11 +73,11 @@ def migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-class Tx(TableOps):
+class Tx(StatsOps):
     """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
 
     Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
-    seats, hands and messages (``tables.py``).
+    seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``).
     """
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:

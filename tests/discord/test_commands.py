@@ -164,9 +164,10 @@ async def test_leaderboard_and_history_read_the_ledger(
         await tx.transfer(house.id, bob.id, 250, "grant", actor_id=world.alice.id, reason="prize")
     board = await (await world.fake.invoke(world.dave, world.channel, "leaderboard")).response()
     lines = board.content.splitlines()
-    assert (
-        lines[1] == f"1. <@{world.bob.id}>: 1,250" and lines[2] == f"2. <@{world.carol.id}>: 1,000"
-    )
+    # ranked by net result (balance minus chips received): a grant is not a win, so both
+    # share rank 1; the richer is listed first
+    assert lines[1].startswith(f"1. <@{world.bob.id}>: net +0 · balance 1,250")
+    assert lines[2].startswith(f"1. <@{world.carol.id}>: net +0 · balance 1,000")
     history = await (await world.fake.invoke(world.bob, world.channel, "history")).response()
     assert history.ephemeral
     assert "+250 grant" in history.content and "+1,000 starting chips" in history.content

@@ -1,0 +1,180 @@
+"""A finished hand told as text for one viewer, and its hand history with the cards that
+viewer never saw hidden.
+
+Privacy is decided once, by :func:`visible_events`: the public events plus the viewer's
+own private ones (their down cards, their secret choices). Everything else here works on
+that filtered list only, so no other player's hidden card can reach the text. The hand
+history file (PHH for Razz, the TOML history for Zoot and Wheelers) holds every card
+dealt; :func:`redact_history` writes ``??`` for each card that does not appear in the
+viewer's events.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.engine.cards import parse_card
+from bot.engine.errors import InvalidCard
+from bot.engine.events import Event
+
+HIDDEN = "??"
+_CARD = r"(?:[2-9TJQKA][cdhs])"
+_CARD_CODE = re.compile(r"[2-9TJQKA][cdhs]")
+_CARD_RUN = re.compile(rf"^(?:{_CARD}|\?\?)+$")
+_ACTION_STRING = re.compile(r"'((?:d|p[0-9]+) [^'\n]*)'")
+
+STREETS = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
+
+
+def visible_events(events: Iterable[Event], viewer_seat: int | None) -> list[Event]:
+    """The events the viewer may see: public ones and (if they sat in the hand) their own."""
+    return [e for e in events if e.visible_to is None or e.visible_to == viewer_seat]
+
+
+def _cards_in(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        # only whole card strings ("Td", "8c2h4c"): a word such as "Ace" is not a card
+        if _CARD_RUN.match(value) and HIDDEN not in value:
+            yield from _CARD_CODE.findall(value)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _cards_in(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _cards_in(v)
+
+
+def seen_cards(events: Iterable[Event]) -> frozenset[str]:
+    """Every card code that appears in ``events`` (already filtered for the viewer)."""
+    return frozenset(c for e in events for c in _cards_in(e.data))
+
+
+def _redact_run(run: str, seen: frozenset[str]) -> str:
+    return "".join(
+        run[i : i + 2] if run[i : i + 2] in seen else HIDDEN for i in range(0, len(run), 2)
+    )
+
+
+def redact_history(text: str, seen: frozenset[str]) -> str:
+    """``text`` with every card in its action strings (``'d dh p1 7c3hKc'``, ``'p2 sd 9h'``,
+    ``'d rf …'``, ``'p1 sm …'``) written ``??`` unless it is in ``seen``."""
+
+    def action(match: re.Match[str]) -> str:
+        parts = match[1].split(" ")
+        for i, token in enumerate(parts):
+            if token == "#":
+                break
+            if _CARD_RUN.match(token) and len(token) % 2 == 0:
+                parts[i] = _redact_run(token, seen)
+        return "'" + " ".join(parts) + "'"
+
+    return _ACTION_STRING.sub(action, text)
+
+
+def _pretty(codes: Sequence[str] | str) -> str:
+    items = [codes] if isinstance(codes, str) else list(codes)
+    out = []
+    for code in items:
+        try:
+            out.append(parse_card(code).pretty)
+        except InvalidCard:
+            out.append(str(code))
+    return " ".join(out)
+
+
+Namer = Callable[[int], str]
+
+
+def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
+    d = e.data
+    k = e.kind
+    who = name(int(d["seat"])) if "seat" in d and isinstance(d["seat"], int) else ""
+    if k == "hand_start":
+        return f"Hand starts; dealer {name(int(d['dealer']))}" if "dealer" in d else "Hand starts"
+    if k == "game_started":
+        return f"Game starts: ante {d.get('ante')}, pot {d.get('pot')}"
+    if k == "draw_for_deal":
+        return f"Draw for the deal: {name(int(d['dealer']))} deals"
+    if k == "antes":
+        return "Antes: " + ", ".join(str(a) for a in d.get("amounts", []))
+    if k in ("ante", "bring_in", "match") and "amount" in d:
+        word = {"ante": "antes", "bring_in": "brings in", "match": "matches the pot with"}[k]
+        return f"{who} {word} {d['amount']}"
+    if k == "street":
+        return f"— {STREETS.get(int(d['street']), 'street ' + str(d['street']))} —"
+    if k == "deal_down":
+        return f"{who} (you) gets {_pretty(d.get('cards', []))} face down"
+    if k == "deal_up":
+        return f"{who} shows {_pretty(d['card'])}"
+    if k == "community":
+        return f"Community card: {_pretty(d['card'])}"
+    if k == "deal":
+        return f"{who} (you) is dealt {_pretty(d.get('cards', []))}"
+    if k == "draw":
+        return f"{who} (you) draws {_pretty(d['card'])}"
+    if k == "discard":
+        return f"{who} (you) discards {_pretty(d['card'])}"
+    if k == "choice":
+        return f"{who} (you) chose to {str(d.get('choice', '')).replace('_', ' ')}"
+    if k == "window_opened":
+        return f"— Round {d.get('round')}: lay down or play on (pot {d.get('pot')}) —"
+    if k == "window_closed":
+        lay = [name(int(s)) for s in d.get("lay_downs", [])]
+        return "Window closes: " + (", ".join(lay) + " laid down" if lay else "nobody laid down")
+    if k in ("laid_down", "played_on"):
+        return f"{who} {'lays down' if k == 'laid_down' else 'plays on'}"
+    if k == "discard_opened":
+        return f"— Exchange {d.get('round')}: everyone discards one card —"
+    if k == "showdown":
+        lines = [f"Showdown, challenger {name(int(d['challenger']))}:"]
+        for seat, hand in sorted(d.get("hands", {}).items(), key=lambda kv: int(kv[0])):
+            lines.append(f"  {name(int(seat))}: {_pretty(hand['cards'])} ({hand.get('name')})")
+        return "\n".join(lines)
+    if k == "action":
+        text = f"{who} {str(d.get('action', '')).replace('_', ' ')}"
+        if "amount" in d:
+            text += f" {d['amount']}"
+        if d.get("all_in"):
+            text += " (all in)"
+        if d.get("timed_out"):
+            text += " (timed out)"
+        return text
+    if k == "show":
+        return f"{who} shows {_pretty(d.get('cards', []))}: {d.get('low', '')}"
+    if k == "muck":
+        return f"{who} mucks"
+    if k == "refund":
+        return f"{who} gets {d['amount']} back"
+    if k == "award":
+        extra = " (uncontested)" if d.get("uncontested") else ""
+        return f"{who} wins {d['amount']}{extra}"
+    if k in ("out",):
+        return f"{who} is out: {d.get('reason', '')}"
+    if k in ("paused", "resumed"):
+        return f"Table {k}" + (f": {d['reason']}" if "reason" in d else "")
+    if k in (
+        "betting",
+        "hand_over",
+        "dealt",
+        "chosen",
+        "discarded",
+        "exchanged",
+        "refill",
+        "game_over",
+        "ante_excused",
+    ):
+        return None
+    return f"{k.replace('_', ' ')}" + (f" ({who})" if who else "")
+
+
+def replay_text(events: Sequence[Event], name: Namer, viewer_seat: int | None) -> str:
+    """The hand, one line per thing that happened, as ``viewer_seat`` saw it (``None``:
+    a spectator, public events only)."""
+    lines: list[str] = []
+    for e in visible_events(events, viewer_seat):
+        line = _line(e, name, viewer_seat)
+        if line is not None:
+            lines.append(line)
+    return "\n".join(lines)
