@@ -97,6 +97,17 @@ def log_published(published: Published) -> None:
             EVENTS.info("%s", line)
 
 
+def _route_path(route: Any) -> str:
+    """The route's path with its channel and guild ids filled in; other parameters stay as
+    ``{placeholders}`` (an interaction's webhook token must not reach the log)."""
+    path = str(route.path)
+    for name in ("channel_id", "guild_id"):
+        value = getattr(route, name, None)
+        if value is not None:
+            path = path.replace("{" + name + "}", str(value))
+    return path
+
+
 def warn_http_errors(http: Any) -> None:
     """Wrap ``http.request`` (a ``discord.http.HTTPClient``) so that every Discord HTTP
     error is logged at WARNING (method, path, status, Discord's error code and text) before
@@ -114,7 +125,7 @@ def warn_http_errors(http: Any) -> None:
             HTTP.warning(
                 "Discord HTTP error: %s %s -> %s (code %s) %s",
                 route.method,
-                route.path,
+                _route_path(route),
                 exc.status,
                 exc.code,
                 exc.text,
