@@ -8,19 +8,23 @@ privacy testable (DESIGN.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple
 
 PUBLIC: None = None
+#: The default ``Event.data``: shared by every event built without data, so read-only.
+NO_DATA: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class ChipMove:
+class ChipMove(NamedTuple):
     """Chips moving between a seat's balance and the table's pot.
 
     ``amount`` > 0: the seat pays into the pot; < 0: the pot pays the seat.
     ``kind`` names the reason for the ledger: ``ante``, ``bring_in``, ``bet``, ``match``,
     ``award``, ``refund``.
+
+    Immutable named tuples (cheap to build; engines build dozens per hand). Like any tuple
+    they compare equal to a plain tuple of the same values.
     """
 
     seat: int
@@ -28,12 +32,21 @@ class ChipMove:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``data`` is JSON-serialisable (card codes as strings)."""
+class Event(NamedTuple):
+    """One thing that happened. ``data`` is JSON-serialisable (card codes as strings).
+
+    An immutable named tuple, like :class:`ChipMove`; ``data`` defaults to the read-only
+    :data:`NO_DATA`.
+
+    >>> e = Event("street", {"street": 4})
+    >>> e.public, e.visible_for(2), Event.from_json(e.to_json()) == e
+    (True, True, True)
+    >>> Event("deal_down", visible_to=1).visible_for(2), Event("x").to_json()["data"]
+    (False, {})
+    """
 
     kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = NO_DATA
     visible_to: int | None = PUBLIC
     chips: tuple[ChipMove, ...] = ()
 

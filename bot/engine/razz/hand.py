@@ -10,7 +10,6 @@ Where RULES.md is silent the engine does what pokerkit 0.7.7's ``FixedLimitRazz`
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 import secrets
@@ -25,52 +24,6 @@ from bot.engine.hands import board_key, low_name, low_score
 from bot.engine.hands._tables import RANK_PRIME
 from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
-
-# Events and chip moves are frozen dataclasses: their generated ``__init__`` sets each field
-# through ``object.__setattr__``, which is half of what building one costs, and a hand
-# builds 20 (2 players) to 60 (8 players) of them. ``_event`` and ``_chip_move`` below
-# build the very same objects by filling the slots directly. If the classes ever change
-# their fields, the check falls back to the plain constructors.
-_EVENT_FIELDS: Final = ("kind", "data", "visible_to", "chips")
-_CHIP_MOVE_FIELDS: Final = ("seat", "amount", "kind")
-if (
-    tuple(f.name for f in dataclasses.fields(Event)) == _EVENT_FIELDS
-    and tuple(f.name for f in dataclasses.fields(ChipMove)) == _CHIP_MOVE_FIELDS
-    and Event.__slots__ == _EVENT_FIELDS
-    and ChipMove.__slots__ == _CHIP_MOVE_FIELDS
-):
-    _new = object.__new__
-    _set_kind, _set_data, _set_visible, _set_chips = (
-        Event.__dict__[f].__set__ for f in _EVENT_FIELDS
-    )
-    _set_seat, _set_amount, _set_move_kind = (
-        ChipMove.__dict__[f].__set__ for f in _CHIP_MOVE_FIELDS
-    )
-
-    def _event(
-        kind: str,
-        data: dict[str, Any],
-        visible_to: int | None = None,
-        chips: tuple[ChipMove, ...] = (),
-    ) -> Event:
-        event = _new(Event)
-        _set_kind(event, kind)
-        _set_data(event, data)
-        _set_visible(event, visible_to)
-        _set_chips(event, chips)
-        return event
-
-    def _chip_move(seat: int, amount: int, kind: str) -> ChipMove:
-        move = _new(ChipMove)
-        _set_seat(move, seat)
-        _set_amount(move, amount)
-        _set_move_kind(move, kind)
-        return move
-
-else:  # pragma: no cover - only if events.py changes its fields
-    _event = Event
-    _chip_move = ChipMove
-
 
 STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 #: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
@@ -126,7 +79,7 @@ def draw_for_deal(
     (rng or secrets.SystemRandom()).shuffle(cards)
     drawn = dict(zip(seats, cards, strict=False))
     dealer = min(seats, key=lambda s: (drawn[s].low_rank, drawn[s].suit))
-    event = _event(
+    event = Event(
         "draw_for_deal",
         {"cards": {str(s): str(c) for s, c in drawn.items()}, "dealer": dealer},
     )
@@ -267,7 +220,7 @@ class RazzHand:
             raise GameError("this hand has already started")
         self.street = 3
         out = [
-            _event(
+            Event(
                 "hand_start",
                 {
                     "seats": list(self.seat_ids),
@@ -285,10 +238,8 @@ class RazzHand:
             paid = [ante if s >= ante else s for s in self.stacks]
             self.stacks = [s - a for s, a in zip(self.stacks, paid, strict=True)]
             self.contrib = paid[:]  # nothing was in before the antes
-            moves = tuple(
-                [_chip_move(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)]
-            )
-            out.append(_event("antes", {"amounts": paid}, chips=moves))
+            moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
+            out.append(Event("antes", {"amounts": paid}, chips=moves))
             # pokerkit: with trimmed antes, an ante above every other is partly returned.
             cutoff = sorted(paid)[-2]
             if max(paid) > cutoff:
@@ -332,7 +283,7 @@ class RazzHand:
         out: list[Event] = []
         live = [p for p in range(self.n) if not self.folded[p]]
         street = self.street
-        out.append(_event("street", {"street": street}))
+        out.append(Event("street", {"street": street}))
         if street == 3:
             # Each player in turn: two down cards, then one up card.
             dealt = iter(self._draw(3 * len(live)))
@@ -343,15 +294,15 @@ class RazzHand:
                 up[p].append(c3)
                 a, b, u = CODE[c1], CODE[c2], CODE[c3]
                 seat = seat_ids[p]
-                out.append(_event("deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, seat))
-                out.append(_event("deal_up", {"seat": seat, "street": 3, "card": u}))
+                out.append(Event("deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, seat))
+                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": u}))
                 phh.append(PHH_DEAL[p] + a + b + u)
             return out
         if len(self._deck) - self._next < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
             card = self._draw(1)[0]
             self.community = card
-            out.append(_event("community", {"street": street, "card": CODE[card]}))
+            out.append(Event("community", {"street": street, "card": CODE[card]}))
             # PHH: pokerkit deals a board card ('d db') only when the deck *and* the burnt
             # and mucked cards cannot give everyone a card (it reuses mucked cards; §4.8
             # does not). Otherwise we write the same card dealt to each player, which
@@ -371,7 +322,7 @@ class RazzHand:
             for p, card in zip(live, cards, strict=True):
                 up[p].append(card)
                 code = CODE[card]
-                out.append(_event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
+                out.append(Event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
                 phh.append(PHH_DEAL[p] + code)
         else:
             down = self.down
@@ -380,7 +331,7 @@ class RazzHand:
                 code = CODE[card]
                 seat = seat_ids[p]
                 out.append(
-                    _event(
+                    Event(
                         "deal_down",
                         {"seat": seat, "street": street, "cards": [code]},
                         visible_to=seat,
@@ -428,7 +379,7 @@ class RazzHand:
         self.raise_size = 0
         self.shorts = []
         out = [
-            _event(
+            Event(
                 "betting",
                 {
                     "street": street,
@@ -480,10 +431,10 @@ class RazzHand:
         if self.street and self.bets[p] >= amount:
             self.bets[p] -= amount
         seat = self.seat_ids[p]
-        return _event(
+        return Event(
             "refund",
             {"seat": seat, "amount": amount},
-            chips=(_chip_move(seat, -amount, "refund"),),
+            chips=(ChipMove(seat, -amount, "refund"),),
         )
 
     # -------------------------------------------------------------- can / do
@@ -726,7 +677,7 @@ class RazzHand:
                 stacks[p] = stack
                 bets[p] += cost
                 self.contrib[p] += cost
-                moves = (_chip_move(seat, cost, "match"),)
+                moves = (ChipMove(seat, cost, "match"),)
             data["amount"] = cost
             data["to"] = bets[p]
             data["all_in"] = stack == 0
@@ -739,7 +690,7 @@ class RazzHand:
             cost = min(stacks[p], self.rules.bring_in)
             self._put(p, cost)
             self.bring_in_pending = False
-            moves = (_chip_move(seat, cost, "bring_in"),)
+            moves = (ChipMove(seat, cost, "bring_in"),)
             data["amount"] = cost
             data["to"] = bets[p]
             self.phh_actions.append(PHH_BRING_IN[p])
@@ -767,12 +718,12 @@ class RazzHand:
                 self.shorts.append(increment)
             if sum(self.shorts) >= self.raise_size:
                 self.shorts.clear()
-            moves = (_chip_move(seat, cost, "bet"),)
+            moves = (ChipMove(seat, cost, "bet"),)
             data["amount"] = cost
             data["to"] = target
             data["all_in"] = stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cbr {target}")
-        out = [_event("action", data, chips=moves)]
+        out = [Event("action", data, chips=moves)]
         if not actors or last_live:
             out += self._end_betting()
         return out
@@ -799,12 +750,12 @@ class RazzHand:
             "stacks": final,
         }
         return [
-            _event(
+            Event(
                 "award",
                 {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
-                chips=(_chip_move(seat, -amount, "award"),),
+                chips=(ChipMove(seat, -amount, "award"),),
             ),
-            _event("hand_over", {"stacks": dict(final)}),
+            Event("hand_over", {"stacks": dict(final)}),
         ]
 
     def _final_stacks(self) -> dict[str, int]:
@@ -860,7 +811,7 @@ class RazzHand:
                 for k in mine:
                     best_shown[k] = max(best_shown.get(k, -1), scores[p])
                 out.append(
-                    _event(
+                    Event(
                         "show",
                         {"seat": seat, "cards": [CODE[c] for c in self.hole_cards(p)], "low": name},
                     )
@@ -868,7 +819,7 @@ class RazzHand:
                 self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")
             else:
                 mucked.append(seat)
-                out.append(_event("muck", {"seat": seat}))
+                out.append(Event("muck", {"seat": seat}))
                 self.phh_actions.append(f"p{p + 1} sm")
         pot_results = []
         for k, pot in enumerate(pots):
@@ -879,10 +830,10 @@ class RazzHand:
                 seat = self.seat_ids[p]
                 self.stacks[p] += amount
                 out.append(
-                    _event(
+                    Event(
                         "award",
                         {"pot": k, "seat": seat, "amount": amount},
-                        chips=(_chip_move(seat, -amount, "award"),),
+                        chips=(ChipMove(seat, -amount, "award"),),
                     )
                 )
             pot_results.append(
@@ -901,7 +852,7 @@ class RazzHand:
             "mucked": mucked,
             "stacks": self._final_stacks(),
         }
-        out.append(_event("hand_over", {"stacks": self._final_stacks()}))
+        out.append(Event("hand_over", {"stacks": self._final_stacks()}))
         return out
 
     # ---------------------------------------------------------------- snapshots
