@@ -455,7 +455,7 @@ class LeagueCog(commands.Cog, name="League"):
                 return f"seat {seat}"
             if uid < 0:
                 return f"Computer {-uid}"
-            return "you" if uid == viewer else f"<@{uid}>"
+            return f"<@{uid}>"
 
         replay = replay_text(events, name, viewer_seat) or "(no events were recorded)"
         game = GAME_NAMES.get(hand.game, hand.game)

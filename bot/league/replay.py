@@ -25,6 +25,15 @@ _CARD_CODE = re.compile(r"[2-9TJQKA][cdhs]")
 _CARD_RUN = re.compile(rf"^(?:{_CARD}|\?\?)+$")
 _ACTION_STRING = re.compile(r"'((?:d|p[0-9]+) [^'\n]*)'")
 
+VERBS = {
+    "fold": "folds",
+    "check": "checks",
+    "call": "calls",
+    "bet": "bets",
+    "raise": "raises",
+    "complete": "completes to",
+    "bring_in": "brings in",
+}
 STREETS = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
 
 
@@ -105,19 +114,19 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
     if k == "street":
         return f"— {STREETS.get(int(d['street']), 'street ' + str(d['street']))} —"
     if k == "deal_down":
-        return f"{who} (you) gets {_pretty(d.get('cards', []))} face down"
+        return f"Your down cards: {_pretty(d.get('cards', []))}"
     if k == "deal_up":
-        return f"{who} shows {_pretty(d['card'])}"
+        return f"{who} gets {_pretty(d['card'])} face up"
     if k == "community":
         return f"Community card: {_pretty(d['card'])}"
     if k == "deal":
-        return f"{who} (you) is dealt {_pretty(d.get('cards', []))}"
+        return f"You are dealt {_pretty(d.get('cards', []))}"
     if k == "draw":
-        return f"{who} (you) draws {_pretty(d['card'])}"
+        return f"You draw {_pretty(d['card'])}"
     if k == "discard":
-        return f"{who} (you) discards {_pretty(d['card'])}"
+        return f"You discard {_pretty(d['card'])}"
     if k == "choice":
-        return f"{who} (you) chose to {str(d.get('choice', '')).replace('_', ' ')}"
+        return f"You chose to {str(d.get('choice', '')).replace('_', ' ')}"
     if k == "window_opened":
         return f"— Round {d.get('round')}: lay down or play on (pot {d.get('pot')}) —"
     if k == "window_closed":
@@ -133,7 +142,8 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
             lines.append(f"  {name(int(seat))}: {_pretty(hand['cards'])} ({hand.get('name')})")
         return "\n".join(lines)
     if k == "action":
-        text = f"{who} {str(d.get('action', '')).replace('_', ' ')}"
+        kind = str(d.get("action", ""))
+        text = f"{who} {VERBS.get(kind, kind.replace('_', ' '))}"
         if "amount" in d:
             text += f" {d['amount']}"
         if d.get("all_in"):
@@ -171,7 +181,8 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
 
 def replay_text(events: Sequence[Event], name: Namer, viewer_seat: int | None) -> str:
     """The hand, one line per thing that happened, as ``viewer_seat`` saw it (``None``:
-    a spectator, public events only)."""
+    a spectator, public events only). Private events are always the viewer's own, so they
+    read "Your down cards", "You discard"."""
     lines: list[str] = []
     for e in visible_events(events, viewer_seat):
         line = _line(e, name, viewer_seat)
