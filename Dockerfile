@@ -15,10 +15,11 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     HOMEGAME_DATABASE__PATH=/data/homegame.db \
     HOMEGAME_BACKUP__DIR=/data/backups
-RUN useradd --system --uid 10001 --home-dir /data homegame \
-    && mkdir -p /data && chown homegame:homegame /data
+RUN groupadd --system --gid 10001 homegame \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /data homegame \
+    && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /opt/venv /opt/venv
-USER homegame
+USER 10001:10001
 WORKDIR /data
 VOLUME ["/data"]
 # SIGTERM lets the bot finish the current write and close the database cleanly.
