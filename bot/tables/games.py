@@ -1,0 +1,880 @@
+"""A uniform adapter over the two engines, so the TableService holds no game rule.
+
+One class per game family: :class:`GutsFamily` (Zoot, Wheelers: a table plays a sequence of
+*games* with a pot that may carry over, RULES §1) and :class:`RazzFamily` (a sequence of
+*hands*, the deal rotating, RULES §4). Each keeps the engine of the current hand (kept after
+it ends, so its result can be shown) and the session state between hands, and serialises
+both to JSON for the table's snapshot.
+
+Seat numbers are the store's seat numbers; clockwise order is ascending seat number.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.actions import Action, ActionOption
+from bot.engine.cards import Card, format_cards, parse_card
+from bot.engine.errors import GameError, IllegalAction, InvalidConfig, NotYourTurn
+from bot.engine.events import Event
+from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, next_game
+from bot.engine.guts import policy as guts_policy
+from bot.engine.guts.history import to_history
+from bot.engine.razz import RazzHand, RazzRules, draw_for_deal
+from bot.engine.razz import policy as razz_policy
+
+NameOf = Callable[[int], str]
+"""Seat number -> the player's display name."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """What the service needs when a hand/game has ended."""
+
+    history: str
+    summary: Mapping[str, Any]
+    winners: frozenset[int]
+    newly_away: frozenset[int] = frozenset()
+    pause_reason: str | None = None
+    """The table should pause instead of dealing again (guts idle rule, RULES §1.11)."""
+    detail: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatShow:
+    """The public face of one seat in the current hand."""
+
+    status: str
+    stack: int | None
+    bet: int = 0
+    up_cards: tuple[Card, ...] = ()
+    shown: tuple[Card, ...] | None = None
+    hand_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCards:
+    cards: tuple[Card, ...] = ()
+    down: tuple[Card, ...] = ()
+    up: tuple[Card, ...] = ()
+    hand_name: str | None = None
+    strength: float | None = None
+    chosen: str | None = None
+
+
+def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(c) for c in codes)
+
+
+def _merge_settings(
+    settings: Mapping[str, Any] | None, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """League settings for the game (``{"stakes": {...}, "house_rules": {...}}``) under
+    the table's own options."""
+    merged: dict[str, Any] = {}
+    if settings:
+        for part in ("stakes", "house_rules"):
+            value = settings.get(part)
+            if isinstance(value, Mapping):
+                merged.update(value)
+    merged.update(options)
+    return merged
+
+
+class GameFamily(ABC):
+    """The adapter's interface; see the two implementations below."""
+
+    game: str
+    engine: Any
+
+    # ---- rules
+    @property
+    @abstractmethod
+    def rules_json(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def describe_rules(self) -> tuple[tuple[str, str, str], ...]: ...
+
+    @property
+    @abstractmethod
+    def decision_seconds(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def min_players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def max_players(self) -> int: ...
+
+    # ---- session
+    @abstractmethod
+    def session_json(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def load(self, raw: Mapping[str, Any]) -> None: ...
+
+    # ---- the hand
+    @property
+    def hand_running(self) -> bool:
+        return self.engine is not None and not self.hand_over
+
+    @property
+    @abstractmethod
+    def hand_over(self) -> bool: ...
+
+    @abstractmethod
+    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
+        """Why a hand cannot be dealt to these seats now, or None."""
+
+    @abstractmethod
+    def start_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+    ) -> list[Event]: ...
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]: ...
+
+    @abstractmethod
+    def in_hand(self, seat: int) -> bool:
+        """Whether ``seat`` was dealt into the current hand."""
+
+    @abstractmethod
+    def check(self, action: Action) -> None:
+        """Raise the engine's refusal (NotYourTurn, IllegalAction...) or return."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]: ...
+
+    @abstractmethod
+    def timeout(self) -> tuple[list[Event], list[tuple[int, str]]]:
+        """Default actions for every seat whose time ran out: events, and (seat, what
+        the table did for it) for the announcements."""
+
+    @abstractmethod
+    def default_action(self, seat: int) -> Action: ...
+
+    @abstractmethod
+    def computer_action(self, seat: int, rng: random.Random) -> Action: ...
+
+    @abstractmethod
+    def options(self, seat: int) -> list[ActionOption]: ...
+
+    @abstractmethod
+    def public_options(self) -> tuple[ActionOption, ...]: ...
+
+    @abstractmethod
+    def finish(self, names: NameOf) -> HandEnd: ...
+
+    @abstractmethod
+    def void(self) -> None:
+        """Forget the current hand (its chips go back by the ledger); the next hand starts
+        from the same point as this one did."""
+
+    @property
+    @abstractmethod
+    def pot(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def dealer(self) -> int | None: ...
+
+    @abstractmethod
+    def stacks(self) -> dict[int, int]:
+        """Chips behind of each seat in the current hand."""
+
+    @abstractmethod
+    def seat_show(self, seat: int) -> SeatShow: ...
+
+    @abstractmethod
+    def seat_cards(self, seat: int) -> SeatCards: ...
+
+    @abstractmethod
+    def community(self) -> tuple[Card, ...]: ...
+
+    @abstractmethod
+    def phase_text(self) -> str: ...
+
+    @property
+    @abstractmethod
+    def paused(self) -> bool:
+        """The engine itself waits (guts: a round where nobody acted)."""
+
+    @abstractmethod
+    def resume(self) -> list[Event]: ...
+
+    @abstractmethod
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        """Whether these events start a new decision (the deadline restarts)."""
+
+    @abstractmethod
+    def describe(self, event: Event, name: NameOf) -> str | None:
+        """A short public sentence for a public event, or None."""
+
+    @abstractmethod
+    def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
+        """The showdown text when these events end the hand with one."""
+
+    @abstractmethod
+    def seat_left(self, seat: int) -> None:
+        """A seat left the table between hands."""
+
+
+# ============================================================================ guts
+
+
+class GutsFamily(GameFamily):
+    """Zoot and Wheelers. Session: the next game's setup (dealer, carried pot by seat,
+    excused, away, idle counts), from :func:`next_game`."""
+
+    def __init__(self, rules: GutsRules) -> None:
+        self.rules = rules
+        self.game = rules.game
+        self.engine: GutsGame | None = None
+        self.next_setup: GutsSetup | None = None
+        self.chosen: dict[int, str] = {}
+
+    @classmethod
+    def parse(
+        cls, game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> GutsFamily:
+        values = _merge_settings(settings, options)
+        values["game"] = game
+        return cls(GutsRules.parse(**values))
+
+    @property
+    def rules_json(self) -> dict[str, Any]:
+        return self.rules.model_dump()
+
+    def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
+        return tuple(self.rules.describe())
+
+    @property
+    def decision_seconds(self) -> int:
+        return self.rules.decision_seconds
+
+    @property
+    def min_players(self) -> int:
+        return max(2, self.rules.min_players)
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    def session_json(self) -> dict[str, Any]:
+        return {
+            "engine": None if self.engine is None else self.engine.snapshot(),
+            "next_setup": None if self.next_setup is None else self.next_setup.to_json(),
+            "chosen": {str(s): c for s, c in self.chosen.items()},
+        }
+
+    def load(self, raw: Mapping[str, Any]) -> None:
+        eng = raw.get("engine")
+        self.engine = None if eng is None else GutsGame.restore(eng)
+        nxt = raw.get("next_setup")
+        self.next_setup = None if nxt is None else GutsSetup.from_json(nxt)
+        self.chosen = {int(s): str(c) for s, c in raw.get("chosen", {}).items()}
+
+    @property
+    def hand_over(self) -> bool:
+        return self.engine is not None and self.engine.over
+
+    def _setup(self, stacks: Mapping[int, int], away: frozenset[int]) -> GutsSetup:
+        seats = tuple(sorted(stacks))
+        prev = self.next_setup
+        if prev is None:
+            dealer = seats[-1]  # the first seat sits on the dealer's left
+            return GutsSetup(seats=seats, stacks=dict(stacks), dealer=dealer, away=away)
+        if prev.dealer in seats:
+            dealer = prev.dealer
+        else:
+            # the dealer button's seat left: the next seat clockwise deals
+            later = [s for s in seats if s > prev.dealer]
+            dealer = later[0] if later else seats[0]
+        return GutsSetup(
+            seats=seats,
+            stacks=dict(stacks),
+            dealer=dealer,
+            pot=dict(prev.pot),
+            excused=frozenset(s for s in prev.excused if s in stacks),
+            away=away,
+            idle={s: n for s, n in prev.idle.items() if s in stacks and s not in away},
+        )
+
+    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
+        if len(stacks) < self.min_players:
+            return f"a game needs {self.min_players} players; {len(stacks)} seated"
+        setup = self._setup(stacks, away)
+        can = [
+            s
+            for s in setup.seats
+            if s not in away and (s in setup.excused or stacks[s] >= self.rules.ante)
+        ]
+        if len(can) < self.min_players:
+            return (
+                f"only {len(can)} player(s) can play (not away, with the {self.rules.ante}-chip"
+                f" ante); a game needs {self.min_players}"
+            )
+        return None
+
+    def start_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+    ) -> list[Event]:
+        game = GutsGame(self.rules, self._setup(stacks, away), rng=rng)
+        try:
+            events = game.start()
+        except NotEnoughPlayers as exc:
+            raise IllegalAction(exc.message) from None
+        self.engine = game
+        self.chosen = {}
+        self._track(events)
+        return events
+
+    def _game(self) -> GutsGame:
+        if self.engine is None:
+            raise NotYourTurn("no game is being played at this table")
+        return self.engine
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self.engine is None else self.engine.to_act()
+
+    def in_hand(self, seat: int) -> bool:
+        return self.engine is not None and seat in self.engine.players
+
+    def check(self, action: Action) -> None:
+        game = self._game()
+        if action.kind in ("lay_down", "play_on", "discard"):
+            err = game.can(action)
+            if err is not None:
+                game.apply(action)  # raises the engine's typed refusal, changing nothing
+            return
+        raise IllegalAction(
+            f"{action.kind!r} is not a guts action (use lay_down, play_on, discard)"
+        )
+
+    def _track(self, events: Sequence[Event]) -> None:
+        for e in events:
+            if e.kind in ("window_opened", "discard_opened", "game_started"):
+                self.chosen = {}
+            elif e.kind == "choice":
+                self.chosen[int(e.data["seat"])] = str(e.data["choice"])
+            elif e.kind == "discard":
+                self.chosen[int(e.data["seat"])] = f"discard {e.data['card']}"
+
+    def apply(self, action: Action) -> list[Event]:
+        events = self._game().apply(action)
+        self._track(events)
+        return events
+
+    def timeout(self) -> tuple[list[Event], list[tuple[int, str]]]:
+        game = self._game()
+        pending = sorted(game.to_act())
+        what = "discards for them" if game.phase == "discard" else "plays on"
+        events = game.timeout()
+        self._track(events)
+        return events, [(s, what) for s in pending]
+
+    def default_action(self, seat: int) -> Action:
+        return self._game().default_action(seat)
+
+    def computer_action(self, seat: int, rng: random.Random) -> Action:
+        return guts_policy.choose(self._game(), seat, rng)
+
+    def options(self, seat: int) -> list[ActionOption]:
+        if self.engine is None:
+            return [
+                ActionOption(k, False, "no game is being played")
+                for k in ("lay_down", "play_on", "discard")
+            ]
+        return self.engine.legal_actions(seat)
+
+    def public_options(self) -> tuple[ActionOption, ...]:
+        return ()  # every guts choice is private (the DM's controls)
+
+    def finish(self, names: NameOf) -> HandEnd:
+        game = self._game()
+        result = game.result
+        nxt = next_game(game)
+        self.next_setup = nxt.setup
+        pause = nxt.pause_reason if nxt.pause and not game.last_round_acted else None
+        detail = {
+            s: {"cards": [str(c) for c in h.cards], "name": h.name} for s, h in result.hands.items()
+        }
+        return HandEnd(
+            history=to_history(game),
+            summary=result.to_json(),
+            winners=frozenset(result.winners),
+            newly_away=nxt.newly_away,
+            pause_reason=pause,
+            detail=detail,
+        )
+
+    def void(self) -> None:
+        game = self._game()
+        # the voided game's own chips go back; it restarts from the same setup
+        self.next_setup = game.setup
+        self.engine = None
+        self.chosen = {}
+
+    @property
+    def pot(self) -> int:
+        if self.engine is not None:
+            return self.engine.pot
+        return 0 if self.next_setup is None else self.next_setup.pot_total
+
+    @property
+    def dealer(self) -> int | None:
+        if self.engine is not None:
+            return self.engine.setup.dealer
+        return None if self.next_setup is None else self.next_setup.dealer
+
+    def stacks(self) -> dict[int, int]:
+        return {} if self.engine is None else dict(self.engine.stacks)
+
+    def seat_show(self, seat: int) -> SeatShow:
+        game = self.engine
+        if game is None or seat not in game.setup.seats:
+            return SeatShow("waiting", None)
+        stack = game.stacks.get(seat)
+        if seat not in game.players:
+            reason = game.sitting_out.get(seat, "")
+            return SeatShow("away" if reason == "away" else "sitting_out", stack)
+        shown = None
+        name = None
+        if game.over and seat in game.result.hands:
+            h = game.result.hands[seat]
+            shown, name = h.cards, h.name
+        status = "out" if seat in game.dead else "playing"
+        return SeatShow(status, stack, shown=shown, hand_name=name)
+
+    def seat_cards(self, seat: int) -> SeatCards:
+        game = self.engine
+        if game is None or seat not in game.players:
+            return SeatCards()
+        hand = game.hand(seat)
+        if len(hand) != 5:
+            return SeatCards(cards=hand, down=hand, chosen=self.chosen.get(seat))
+        return SeatCards(
+            cards=hand,
+            down=hand,
+            hand_name=game.ranking.name(hand),
+            strength=game.ranking.strength(hand),
+            chosen=self.chosen.get(seat),
+        )
+
+    def community(self) -> tuple[Card, ...]:
+        return ()
+
+    def phase_text(self) -> str:
+        game = self.engine
+        if game is None:
+            return "waiting for players"
+        if game.phase == "window":
+            how = "in turn" if self.rules.laydown_order == "in_turn" else "in secret"
+            return f"lay-down window {game.round} ({how})"
+        if game.phase == "discard":
+            return f"discard (exchange {game.round})"
+        if game.phase == "paused":
+            return "paused: nobody acted in a whole round"
+        if game.phase == "over":
+            return "showdown"
+        return "dealing"
+
+    @property
+    def paused(self) -> bool:
+        return self.engine is not None and self.engine.paused
+
+    def resume(self) -> list[Event]:
+        events = self._game().resume()
+        self._track(events)
+        return events
+
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        if self.rules.laydown_order == "in_turn":
+            return any(e.kind in ("played_on", "window_opened", "discard_opened") for e in events)
+        return any(e.kind in ("window_opened", "discard_opened") for e in events)
+
+    def describe(self, event: Event, name: NameOf) -> str | None:
+        d = event.data
+        if not event.public:
+            return None
+        k = event.kind
+        if k == "game_started":
+            return f"New game: {name(d['dealer'])} deals, ante {d['ante']}, pot {d['pot']}"
+        if k == "ante":
+            return f"{name(d['seat'])} antes {d['amount']}"
+        if k == "ante_excused":
+            return f"{name(d['seat'])} is excused from the ante"
+        if k == "laid_down":
+            return f"{name(d['seat'])} lays down"
+        if k == "played_on":
+            return f"{name(d['seat'])} plays on"
+        if k == "window_closed":
+            if d["challenger"] is None:
+                return "Nobody laid down"
+            downs = ", ".join(name(s) for s in d["lay_downs"])
+            return f"Laid down: {downs}; {name(d['challenger'])} is the challenger"
+        if k == "out":
+            return f"{name(d['seat'])} is out: {d['reason']}"
+        if k == "exchanged":
+            return "Everyone has drawn a card"
+        if k == "refill":
+            return f"The discards are shuffled into the stock ({d['count']} cards)"
+        if k == "paused":
+            return f"Table paused: {d['reason']}"
+        if k == "resumed":
+            return "Table resumed"
+        if k == "award":
+            return f"{name(d['seat'])} wins {d['amount']}"
+        if k == "match":
+            return f"{name(d['seat'])} matches the pot: {d['amount']} carries over"
+        return None
+
+    def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
+        show = next((e for e in events if e.kind == "showdown"), None)
+        over = next((e for e in events if e.kind == "game_over"), None)
+        if over is None:
+            return None
+        lines: list[str] = []
+        if show is not None:
+            ch = int(show.data["challenger"])
+            for s, h in show.data["hands"].items():
+                mark = " (challenger)" if int(s) == ch else ""
+                lines.append(
+                    f"{name(int(s))}{mark}: {format_cards(_cards(h['cards']))} — {h['name']}"
+                )
+        res = over.data["result"]
+        for s, a in res["awards"].items():
+            lines.append(f"{name(int(s))} wins {a}")
+        if res["matched"]:
+            lines.append(
+                f"{name(int(res['challenger']))} matches {res['matched']}: it carries over"
+            )
+        return "\n".join(lines)
+
+    def seat_left(self, seat: int) -> None:
+        # its chips in a carried pot stay there (by the ledger); it just no longer plays
+        return None
+
+
+# ============================================================================ razz
+
+
+class RazzFamily(GameFamily):
+    """Fixed-limit Razz. Session: the last dealer (the first by :func:`draw_for_deal`),
+    and whether anyone acted in the hand (an all-timeout hand pauses the table)."""
+
+    game = "razz"
+
+    def __init__(self, rules: RazzRules) -> None:
+        self.rules = rules
+        self.engine: RazzHand | None = None
+        self.last_dealer: int | None = None
+        self.acted = False
+        self.hand_start_dealer: int | None = None
+
+    @classmethod
+    def parse(
+        cls, game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> RazzFamily:
+        if game != "razz":
+            raise InvalidConfig("game", f"not razz: {game!r}")
+        return cls(RazzRules.create(**_merge_settings(settings, options)))
+
+    @property
+    def rules_json(self) -> dict[str, Any]:
+        return self.rules.model_dump()
+
+    def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
+        return tuple(self.rules.describe())
+
+    @property
+    def decision_seconds(self) -> int:
+        return self.rules.decision_seconds
+
+    @property
+    def min_players(self) -> int:
+        return self.rules.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    def session_json(self) -> dict[str, Any]:
+        return {
+            "engine": None if self.engine is None else self.engine.snapshot(),
+            "last_dealer": self.last_dealer,
+            "acted": self.acted,
+            "hand_start_dealer": self.hand_start_dealer,
+        }
+
+    def load(self, raw: Mapping[str, Any]) -> None:
+        eng = raw.get("engine")
+        self.engine = None if eng is None else RazzHand.restore(eng)
+        self.last_dealer = raw.get("last_dealer")
+        self.acted = bool(raw.get("acted", False))
+        self.hand_start_dealer = raw.get("hand_start_dealer")
+
+    @property
+    def hand_over(self) -> bool:
+        return self.engine is not None and self.engine.is_over
+
+    def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
+        return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
+
+    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
+        can = self._players(stacks, away)
+        if len(can) < self.min_players:
+            return (
+                f"only {len(can)} player(s) can play (not away, with chips);"
+                f" a hand needs {self.min_players}"
+            )
+        return None
+
+    def start_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+    ) -> list[Event]:
+        seats = self._players(stacks, away)
+        if len(seats) > self.max_players:
+            seats = seats[: self.max_players]
+        events: list[Event] = []
+        if self.last_dealer is None:
+            dealer, events = draw_for_deal(seats, rng)  # RULES §4.3
+        else:
+            # RULES §4.3: the deal moves clockwise each hand
+            later = [s for s in seats if s > self.last_dealer]
+            dealer = later[0] if later else seats[0]
+        hand = RazzHand(self.rules, [(s, stacks[s]) for s in seats], dealer, rng=rng)
+        events.extend(hand.start())
+        self.engine = hand
+        self.hand_start_dealer = self.last_dealer
+        self.last_dealer = dealer
+        self.acted = False
+        return events
+
+    def _hand(self) -> RazzHand:
+        if self.engine is None:
+            raise NotYourTurn("no hand is being played at this table")
+        return self.engine
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self.engine is None else self.engine.to_act()
+
+    def in_hand(self, seat: int) -> bool:
+        return self.engine is not None and seat in self.engine.seat_ids
+
+    def check(self, action: Action) -> None:
+        hand = self._hand()
+        if hand.can(action) is not None:
+            hand.apply(action)  # validates first: raises the typed refusal, changing nothing
+        return None
+
+    def apply(self, action: Action) -> list[Event]:
+        if not action.timed_out:
+            self.acted = True
+        return self._hand().apply(action)
+
+    def timeout(self) -> tuple[list[Event], list[tuple[int, str]]]:
+        hand = self._hand()
+        events: list[Event] = []
+        done: list[tuple[int, str]] = []
+        for seat in sorted(hand.to_act()):
+            act = hand.default_action(seat)
+            events.extend(hand.apply(act))
+            done.append((seat, {"bring_in": "posts the bring-in"}.get(act.kind, act.kind + "s")))
+        return events, done
+
+    def default_action(self, seat: int) -> Action:
+        return self._hand().default_action(seat)
+
+    def computer_action(self, seat: int, rng: random.Random) -> Action:
+        return razz_policy.choose(self._hand(), seat, rng)
+
+    def options(self, seat: int) -> list[ActionOption]:
+        hand = self.engine
+        if hand is None or seat not in hand.seat_ids:
+            return [
+                ActionOption(k, False, "you are not in this hand")
+                for k in ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+            ]
+        return hand.legal_actions(seat)
+
+    def public_options(self) -> tuple[ActionOption, ...]:
+        hand = self.engine
+        if hand is None or hand.is_over:
+            return ()
+        to_act = hand.to_act()
+        if not to_act:
+            return ()
+        return tuple(hand.legal_actions(next(iter(to_act))))
+
+    def finish(self, names: NameOf) -> HandEnd:
+        hand = self._hand()
+        result = hand.result or {}
+        winners = frozenset(int(w) for p in result.get("pots", []) for w in p["winners"])
+        detail = {int(s): dict(v) for s, v in result.get("shown", {}).items()}
+        pause = None if self.acted else "a whole hand passed with no player acting"
+        return HandEnd(
+            history=hand.to_phh(players=[names(s) for s in hand.seat_ids]),
+            summary=dict(result),
+            winners=winners,
+            pause_reason=pause,
+            detail=detail,
+        )
+
+    def void(self) -> None:
+        self._hand()
+        self.last_dealer = self.hand_start_dealer  # the voided hand's dealer deals again
+        self.engine = None
+
+    @property
+    def pot(self) -> int:
+        return 0 if self.engine is None else self.engine.pot_total
+
+    @property
+    def dealer(self) -> int | None:
+        return self.last_dealer
+
+    def stacks(self) -> dict[int, int]:
+        return {} if self.engine is None else self.engine.seat_stacks()
+
+    def seat_show(self, seat: int) -> SeatShow:
+        hand = self.engine
+        if hand is None:
+            return SeatShow("waiting", None)
+        if seat not in hand.seat_ids:
+            return SeatShow("sitting_out", None)
+        p = hand.position(seat)
+        up = tuple(hand.up[p])
+        shown = None
+        name = None
+        if hand.is_over and hand.result is not None:
+            s = hand.result.get("shown", {}).get(str(seat))
+            if s is not None:
+                shown, name = _cards(s["cards"]), str(s["low"])
+        if hand.folded[p]:
+            status = "folded"
+        elif hand.stacks[p] == 0 and not hand.is_over:
+            status = "all_in"
+        else:
+            status = "playing"
+        return SeatShow(
+            status, hand.stacks[p], bet=hand.bets[p], up_cards=up, shown=shown, hand_name=name
+        )
+
+    def seat_cards(self, seat: int) -> SeatCards:
+        hand = self.engine
+        if hand is None or seat not in hand.seat_ids:
+            return SeatCards()
+        p = hand.position(seat)
+        down, up = tuple(hand.down[p]), tuple(hand.up[p])
+        cards = tuple(hand.hole_cards(p))
+        name = None
+        if len(cards) + (hand.community is not None) >= 5:
+            from bot.engine.hands import low_name
+
+            name = low_name([*cards, *self.community()])
+        return SeatCards(cards=cards, down=down, up=up, hand_name=name)
+
+    def community(self) -> tuple[Card, ...]:
+        hand = self.engine
+        return () if hand is None or hand.community is None else (hand.community,)
+
+    def phase_text(self) -> str:
+        hand = self.engine
+        if hand is None:
+            return "waiting for players"
+        if hand.is_over:
+            return "showdown" if (hand.result or {}).get("showdown") else "hand over"
+        return f"{hand.street}{ {3: 'rd'}.get(hand.street, 'th') } street"
+
+    @property
+    def paused(self) -> bool:
+        return False
+
+    def resume(self) -> list[Event]:
+        raise IllegalAction("the hand is not paused")
+
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        return bool(events)  # every action passes the turn
+
+    def describe(self, event: Event, name: NameOf) -> str | None:
+        d = event.data
+        if not event.public:
+            return None
+        k = event.kind
+        if k == "draw_for_deal":
+            return f"{name(d['dealer'])} draws the lowest card and deals first"
+        if k == "antes":
+            return f"Everyone antes {max(d['amounts'])}" if d["amounts"] else None
+        if k == "street":
+            return f"{d['street']}{ {3: 'rd'}.get(d['street'], 'th') } street"
+        if k == "community":
+            return f"Not enough cards: {parse_card(d['card']).pretty} is dealt face up for all"
+        if k == "action":
+            who = name(d["seat"])
+            act = d["action"]
+            tail = " (timed out)" if d.get("timed_out") else ""
+            if act == "bring_in":
+                return f"{who} brings in {d['amount']}{tail}"
+            if act in ("complete", "bet", "raise"):
+                verb = {"complete": "completes", "bet": "bets", "raise": "raises"}[act]
+                return f"{who} {verb} to {d['to']}{tail}"
+            if act == "call":
+                return f"{who} calls {d['amount']}{tail}"
+            return f"{who} {act}s{tail}"
+        if k == "show":
+            return f"{name(d['seat'])} shows {format_cards(_cards(d['cards']))}: {d['low']}"
+        if k == "muck":
+            return f"{name(d['seat'])} mucks"
+        if k == "award":
+            return f"{name(d['seat'])} wins {d['amount']}"
+        if k == "refund":
+            return f"{d['amount']} uncalled chips go back to {name(d['seat'])}"
+        return None
+
+    def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
+        if not any(e.kind == "hand_over" for e in events):
+            return None
+        lines = [
+            f"{name(e.data['seat'])}: {format_cards(_cards(e.data['cards']))} — {e.data['low']}"
+            for e in events
+            if e.kind == "show"
+        ]
+        lines += [
+            f"{name(e.data['seat'])} wins {e.data['amount']}" for e in events if e.kind == "award"
+        ]
+        return "\n".join(lines)
+
+    def seat_left(self, seat: int) -> None:
+        return None
+
+
+def make_family(
+    game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+) -> GameFamily:
+    """The adapter of ``game`` with validated rules (:class:`InvalidConfig` otherwise)."""
+    if game in ("zoot", "wheelers"):
+        return GutsFamily.parse(game, options, settings)
+    if game == "razz":
+        return RazzFamily.parse(game, options, settings)
+    raise InvalidConfig("game", f"unknown game {game!r}; one of zoot, wheelers, razz")
+
+
+def load_family(
+    game: str, rules: Mapping[str, Any], session: Mapping[str, Any] | None
+) -> GameFamily:
+    """The adapter of a stored table: its rules row and its snapshot's game part."""
+    if game in ("zoot", "wheelers"):
+        fam: GameFamily = GutsFamily(GutsRules.parse(**dict(rules)))
+    elif game == "razz":
+        fam = RazzFamily(RazzRules.create(**dict(rules)))
+    else:
+        raise GameError(f"unknown game {game!r}")
+    if session:
+        fam.load(session)
+    return fam

@@ -1,0 +1,88 @@
+"""What the adapters show: frozen views of a table, of one player's hand, and what changed.
+
+Pure dataclasses, no I/O. A :class:`TableView` never holds a hidden card; a
+:class:`PrivateView` holds only its own user's cards (tests check both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.engine.actions import ActionOption
+from bot.engine.cards import Card
+from bot.engine.events import Event
+
+SEAT_STATUSES = frozenset({"waiting", "playing", "folded", "out", "away", "sitting_out", "all_in"})
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    user_id: int
+    name: str
+    stack: int
+    status: str
+    is_computer: bool
+    to_act: bool
+    bet: int = 0
+    up_cards: tuple[Card, ...] = ()
+    shown: tuple[Card, ...] | None = None
+    hand_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    version: int
+    practice: bool
+    rules: tuple[tuple[str, str, str], ...]
+    seats: tuple[SeatView, ...]
+    dealer_seat: int | None
+    pot: int
+    phase: str
+    hand_number: int
+    deadline: float | None
+    to_act_user_ids: frozenset[int]
+    public_actions: tuple[ActionOption, ...]
+    community: tuple[Card, ...] = ()
+    recent: tuple[str, ...] = ()
+    result: str | None = None
+
+    def seat_of(self, user_id: int) -> SeatView | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    table_id: int
+    user_id: int
+    seat: int
+    game: str
+    version: int
+    cards: tuple[Card, ...]
+    down_cards: tuple[Card, ...]
+    up_cards: tuple[Card, ...]
+    hand_name: str | None
+    strength: float | None
+    options: tuple[ActionOption, ...]
+    deadline: float | None
+    chosen: str | None
+
+    def option(self, kind: str) -> ActionOption | None:
+        return next((o for o in self.options if o.kind == kind), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    view: TableView
+    events: tuple[Event, ...]
+    user_ids_by_seat: Mapping[int, int]
+    private_changed: frozenset[int] = frozenset()
+    announcements: tuple[str, ...] = ()
+    results: tuple[str, ...] = field(default=())
