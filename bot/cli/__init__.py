@@ -12,4 +12,5 @@ COMMANDS: tuple[str, ...] = (
     "run",
     "health",
     "sandbox",
+    "sim",
 )

@@ -1080,6 +1080,11 @@ class TableService:
                 out.append(self._table_view(live))
         return out
 
+    async def hand_in_progress(self, table_id: int) -> bool:
+        """Whether a hand is being played at the table now."""
+        live = await self._get(table_id)
+        return live.family.hand_running
+
     async def live_table_ids(self) -> list[int]:
         async with self.store.read() as tx:
             return [t.id for t in await tx.live_tables()]
