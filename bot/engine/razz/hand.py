@@ -25,6 +25,8 @@ from bot.engine.hands._tables import RANK_PRIME
 from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
 
+# Events are built with positional arguments (kind, data, visible_to, chips): a named
+# tuple's constructor takes keywords much more slowly, and a hand builds 20 to 60 events.
 STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 #: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
@@ -49,6 +51,10 @@ UPCARD_ORDER: Final[tuple[int, ...]] = tuple(c.low_rank * 4 + c.suit for c in CA
 #: Board keys by the product of the up cards' rank primes (the key depends only on the
 #: ranks), filled on first use: a board is keyed once per street, not once per compare.
 _BOARD_KEYS: dict[int, tuple[int, ...]] = {}
+
+
+#: ``to_act`` answers by seat id, built once (frozensets are immutable, so shareable).
+_TURNS: dict[int, frozenset[int]] = {}
 
 
 def _board_key(up: list[Card]) -> tuple[int, ...]:
@@ -113,23 +119,23 @@ class RazzHand:
         rng: random.Random | None = None,
         deck: Sequence[Card] | None = None,
     ) -> None:
-        seat_list = [int(s) for s, _ in players]
-        if not rules.min_players <= len(seat_list) <= rules.max_players:
+        n = len(players)
+        if not rules.min_players <= n <= rules.max_players:
             raise InvalidConfig(
-                "players",
-                f"need {rules.min_players} to {rules.max_players} players, got {len(seat_list)}",
+                "players", f"need {rules.min_players} to {rules.max_players} players, got {n}"
             )
-        if len(set(seat_list)) != len(seat_list):
+        seat_col, stack_col = zip(*players, strict=True)
+        seat_list = list(map(int, seat_col))
+        if len(set(seat_list)) != n:
             raise InvalidConfig("players", f"a seat appears twice in {seat_list}")
-        for seat, stack in players:
-            if stack <= 0:
-                raise InvalidConfig("players", f"seat {seat} has no chips ({stack})")
+        if min(stack_col) <= 0:
+            seat, stack = next((s, c) for s, c in players if c <= 0)
+            raise InvalidConfig("players", f"seat {seat} has no chips ({stack})")
         if dealer not in seat_list:
             raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
         # Position 0 is the dealer's left (§4.3).
         d = seat_list.index(dealer) + 1
-        n = len(seat_list)
-        stack_list = [int(c) for _, c in players]
+        stack_list = list(map(int, stack_col))
         self.rules = rules
         self.dealer = dealer
         self.seat_ids: tuple[int, ...] = (*seat_list[d:], *seat_list[:d])
@@ -199,7 +205,11 @@ class RazzHand:
         actors = self.actors  # empty before the start and once the hand is over
         if not actors or self.street == 8:
             return frozenset()
-        return frozenset((self.seat_ids[actors[0]],))
+        seat = self.seat_ids[actors[0]]
+        turn = _TURNS.get(seat)
+        if turn is None:
+            turn = _TURNS[seat] = frozenset((seat,))
+        return turn
 
     def position(self, seat: int) -> int:
         try:
@@ -239,7 +249,7 @@ class RazzHand:
             self.stacks = [s - a for s, a in zip(self.stacks, paid, strict=True)]
             self.contrib = paid[:]  # nothing was in before the antes
             moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
-            out.append(Event("antes", {"amounts": paid}, chips=moves))
+            out.append(Event("antes", {"amounts": paid}, None, moves))
             # pokerkit: with trimmed antes, an ante above every other is partly returned.
             cutoff = sorted(paid)[-2]
             if max(paid) > cutoff:
@@ -334,7 +344,7 @@ class RazzHand:
                     Event(
                         "deal_down",
                         {"seat": seat, "street": street, "cards": [code]},
-                        visible_to=seat,
+                        seat,
                     )
                 )
                 phh.append(PHH_DEAL[p] + code)
@@ -346,7 +356,8 @@ class RazzHand:
         up, folded = self.up, self.folded
         if self.street == 3:
             # §4.4: the highest up card brings in (everyone is live on 3rd street).
-            return max(range(self.n), key=lambda p: UPCARD_ORDER[up[p][0]])
+            orders = [UPCARD_ORDER[u[0]] for u in up]
+            return orders.index(max(orders))
         # §4.5: the lowest board opens; exact ties go to the lowest position (the first
         # of equal keys).
         best = -1
@@ -369,7 +380,10 @@ class RazzHand:
         # pokerkit: only players with an effective stack act (get_effective_stack: what they
         # can still lose, up to the second-largest live total). No bets are out yet on a
         # new street, so that is everyone with chips, when at least two have chips.
-        actors = [p for p in ROTATION[self.n][opener] if not folded[p] and stacks[p] > 0]
+        if True in folded or 0 in stacks:
+            actors = [p for p in ROTATION[self.n][opener] if not folded[p] and stacks[p] > 0]
+        else:
+            actors = list(ROTATION[self.n][opener])
         if len(actors) < 2:
             actors = []
         self.actors = actors
@@ -396,8 +410,7 @@ class RazzHand:
         self.actors = []
         self.bring_in_pending = self.completion_pending = False
         out: list[Event] = []
-        n, bets = self.n, self.bets
-        live = [p for p in range(n) if not self.folded[p]]
+        n, bets, folded = self.n, self.bets, self.folded
         # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet; the
         # last live player gets back what no one else matched).
         # Only the one highest bet can be above the second-highest.
@@ -405,13 +418,14 @@ class RazzHand:
         if top > cutoff:
             out.append(self._refund(bets.index(top), top - cutoff))
         self.bets = [0] * n
-        if len(live) == 1:
-            out += self._award_uncontested(live[0])
+        if folded.count(False) == 1:
+            out += self._award_uncontested(folded.index(False))
             return out
         stacks = self.stacks
         if self.street == 7:
             out.extend(self._showdown())
-        elif len([p for p in live if stacks[p] > 0]) <= 1:
+        elif sum(1 for p in range(n) if stacks[p] > 0 and not folded[p]) <= 1:
+            live = [p for p in range(n) if not folded[p]]
             # Everyone (but at most one) is all-in: deal the rest with no betting.
             # pokerkit shows the hands at this point, then again at the end.
             self._phh_show(live)
@@ -434,7 +448,8 @@ class RazzHand:
         return Event(
             "refund",
             {"seat": seat, "amount": amount},
-            chips=(ChipMove(seat, -amount, "refund"),),
+            None,
+            (ChipMove(seat, -amount, "refund"),),
         )
 
     # -------------------------------------------------------------- can / do
@@ -669,17 +684,19 @@ class RazzHand:
         last_live = False
         if kind == "check" or kind == "call":
             stack = stacks[p]
-            cost = max(bets) - bets[p]
+            mine = bets[p]
+            cost = max(bets) - mine
             if cost > stack:
                 cost = stack
             if cost:
                 stack -= cost
                 stacks[p] = stack
-                bets[p] += cost
+                mine += cost
+                bets[p] = mine
                 self.contrib[p] += cost
                 moves = (ChipMove(seat, cost, "match"),)
             data["amount"] = cost
-            data["to"] = bets[p]
+            data["to"] = mine
             data["all_in"] = stack == 0
             self.phh_actions.append(PHH_CC[p])
         elif kind == "fold":
@@ -703,7 +720,10 @@ class RazzHand:
             self._put(p, cost)
             self.bring_in_pending = self.completion_pending = False
             # Everyone else with chips acts again, clockwise from the aggressor.
-            actors[:] = [i for i in ROTATION[n][p][1:] if not folded[i] and stacks[i] > 0]
+            if True in folded or 0 in stacks:
+                actors[:] = [i for i in ROTATION[n][p][1:] if not folded[i] and stacks[i] > 0]
+            else:
+                actors[:] = ROTATION[n][p][1:]
             self.opener = p
             if self.street == 7:
                 self.last_aggressor = p
@@ -723,7 +743,7 @@ class RazzHand:
             data["to"] = target
             data["all_in"] = stacks[p] == 0
             self.phh_actions.append(f"p{p + 1} cbr {target}")
-        out = [Event("action", data, chips=moves)]
+        out = [Event("action", data, None, moves)]
         if not actors or last_live:
             out += self._end_betting()
         return out
@@ -753,7 +773,8 @@ class RazzHand:
             Event(
                 "award",
                 {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
-                chips=(ChipMove(seat, -amount, "award"),),
+                None,
+                (ChipMove(seat, -amount, "award"),),
             ),
             Event("hand_over", {"stacks": dict(final)}),
         ]
@@ -833,7 +854,8 @@ class RazzHand:
                     Event(
                         "award",
                         {"pot": k, "seat": seat, "amount": amount},
-                        chips=(ChipMove(seat, -amount, "award"),),
+                        None,
+                        (ChipMove(seat, -amount, "award"),),
                     )
                 )
             pot_results.append(
