@@ -244,18 +244,24 @@ class RazzHand:
         if ante > 0:
             # Ante trimming (PHH ante_trimming_status=true): a short stack antes what it has
             # and is all-in.
-            seat_ids = self.seat_ids
-            paid = [ante if s >= ante else s for s in self.stacks]
-            self.stacks = [s - a for s, a in zip(self.stacks, paid, strict=True)]
+            seat_ids, stacks = self.seat_ids, self.stacks
+            refunds = min(stacks) < ante  # equal antes: nothing to return
+            if refunds:
+                paid = [ante if s >= ante else s for s in stacks]
+                self.stacks = [s - a for s, a in zip(stacks, paid, strict=True)]
+            else:
+                paid = [ante] * self.n
+                self.stacks = [s - ante for s in stacks]
             self.contrib = paid[:]  # nothing was in before the antes
             moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
             out.append(Event("antes", {"amounts": paid}, None, moves))
-            # pokerkit: with trimmed antes, an ante above every other is partly returned.
-            cutoff = sorted(paid)[-2]
-            if max(paid) > cutoff:
-                for p, amount in enumerate(paid):
-                    if amount > cutoff:
-                        out.append(self._refund(p, amount - cutoff))
+            if refunds:
+                # pokerkit: with trimmed antes, an ante above every other is partly returned.
+                cutoff = sorted(paid)[-2]
+                if max(paid) > cutoff:
+                    for p, amount in enumerate(paid):
+                        if amount > cutoff:
+                            out.append(self._refund(p, amount - cutoff))
         out.extend(self._deal_street())
         out.extend(self._begin_betting())
         self.log.extend(out)
@@ -291,7 +297,10 @@ class RazzHand:
 
     def _deal_street(self) -> list[Event]:
         out: list[Event] = []
-        live = [p for p in range(self.n) if not self.folded[p]]
+        folded = self.folded
+        live: Sequence[int] = (
+            [p for p in range(self.n) if not folded[p]] if True in folded else range(self.n)
+        )
         street = self.street
         out.append(Event("street", {"street": street}))
         if street == 3:
@@ -376,7 +385,7 @@ class RazzHand:
         if street == 7:
             self.seventh_opener = opener
         self.bring_in_pending = self.completion_pending = street == 3
-        folded, stacks = self.folded, self.stacks
+        folded, stacks, rules = self.folded, self.stacks, self.rules
         # pokerkit: only players with an effective stack act (get_effective_stack: what they
         # can still lose, up to the second-largest live total). No bets are out yet on a
         # new street, so that is everyone with chips, when at least two have chips.
@@ -398,7 +407,7 @@ class RazzHand:
                 {
                     "street": street,
                     "opener": self.seat_ids[opener],
-                    "bet": self.rules.bet_size(street),
+                    "bet": rules.small_bet if street <= 4 else rules.big_bet,  # bet_size
                 },
             )
         ]
@@ -424,7 +433,7 @@ class RazzHand:
         stacks = self.stacks
         if self.street == 7:
             out.extend(self._showdown())
-        elif sum(1 for p in range(n) if stacks[p] > 0 and not folded[p]) <= 1:
+        elif 0 in stacks and sum(1 for p in range(n) if stacks[p] > 0 and not folded[p]) <= 1:
             live = [p for p in range(n) if not folded[p]]
             # Everyone (but at most one) is all-in: deal the rest with no betting.
             # pokerkit shows the hands at this point, then again at the end.
@@ -488,7 +497,10 @@ class RazzHand:
         """The street totals a completion/bet/raise may go to: the fixed one first."""
         bets, stacks, folded = self.bets, self.stacks, self.folded
         top = max(bets)
-        size = max(self.raise_size, self.rules.bet_size(self.street))
+        rules = self.rules
+        size = rules.small_bet if self.street <= 4 else rules.big_bet  # rules.bet_size
+        if self.raise_size > size:
+            size = self.raise_size
         full = size if self.completion_pending else top + size
         first = min(stacks[p] + bets[p], full)
         # §4.7: a raise "to" the largest amount an opponent can still match.
@@ -665,14 +677,8 @@ class RazzHand:
             target = self._raise_targets(p)[0] if kind in AGGRESSIONS else None
         else:
             p, target = self._check(action)
-        out = self._do(p, action, target)
-        self.log.extend(out)
-        return out
-
-    def _do(self, p: int, action: Action, target: int | None) -> list[Event]:
+        # Do it (inline: one call per action less).
         seat = self.seat_ids[p]
-        kind = action.kind
-        actors = self.actors
         del actors[0]
         self._kinds = None
         self.acted.add(p)
@@ -746,6 +752,7 @@ class RazzHand:
         out = [Event("action", data, None, moves)]
         if not actors or last_live:
             out += self._end_betting()
+        self.log.extend(out)
         return out
 
     def _put(self, p: int, amount: int) -> None:
