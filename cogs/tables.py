@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.errors import StaleAction
+from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import RAZZ_ACTIONS, CustomId
 from cogs._render import (
@@ -155,6 +156,8 @@ class TablesCog(commands.Cog, name="Tables"):
         """message id -> the newest state version shown on it (skips redundant edits)."""
         self._told_dm_closed: set[tuple[int, int]] = set()
         self._outbox: dict[int, list[str]] = {}
+        self._closed: dict[int, TableView] = {}
+        """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
         if self.bot.relay is not None:
@@ -314,6 +317,7 @@ class TablesCog(commands.Cog, name="Tables"):
         closed = await self.service.end(
             view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
         )
+        self._closed[closed.table_id] = closed
         await interaction.response.send_message(
             f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
             "whoever paid it in."
@@ -421,6 +425,8 @@ class TablesCog(commands.Cog, name="Tables"):
         the edits and posts; never wait for Discord here."""
         view = published.view
         tid = view.table_id
+        if view.status == "closed":
+            self._closed[tid] = view
         self._refresh_table(tid)
         for uid in published.private_changed:
             self.updates.submit(f"dm:{tid}:{uid}", lambda uid=uid: self._update_dm(tid, uid))
@@ -441,12 +447,20 @@ class TablesCog(commands.Cog, name="Tables"):
             outbox.pop(0)
 
     async def _update_table(self, table_id: int) -> None:
-        view = await self.service.view(table_id)
+        try:
+            view = await self.service.view(table_id)
+        except TableClosed:
+            # closed (by /table end, or everyone left): the service serves no view of it
+            # any more; show the last one we were given, marked closed, without buttons
+            closed = self._closed.get(table_id)
+            if closed is None:
+                return  # closed before this process knew it: the message was updated then
+            view = dataclasses.replace(closed, status="closed", deadline=None)
         where = (await self.service.messages(table_id)).get("table")
         if where is None:
             return
         channel_id, message_id = where
-        if self._rendered.get(message_id, -1) >= view.version and view.status != "closed":
+        if self._rendered.get(message_id, -1) >= view.version:
             return
         self._rendered[message_id] = view.version
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -463,7 +477,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _update_dm(self, table_id: int, user_id: int) -> None:
         if (table_id, user_id) in self._told_dm_closed:
             return  # DMs closed: the player uses My hand; don't knock again on every change
-        pv = await self.service.private_view(table_id, user_id)
+        try:
+            pv = await self.service.private_view(table_id, user_id)
+        except TableClosed:
+            await self._close_dm(table_id, user_id)
+            return
         where = (await self.service.messages(table_id)).get(f"dm:{user_id}")
         if where is not None:
             channel_id, message_id = where
@@ -477,6 +495,18 @@ class TablesCog(commands.Cog, name="Tables"):
                 )
                 return
         await self._send_dm(table_id, user_id, pv)
+
+    async def _close_dm(self, table_id: int, user_id: int) -> None:
+        """The table closed: the hand DM keeps its last cards but loses its controls."""
+        where = (await self.service.messages(table_id)).get(f"dm:{user_id}")
+        if where is None:
+            return
+        channel_id, message_id = where
+        dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        with contextlib.suppress(discord.NotFound):
+            await dm.get_partial_message(message_id).edit(
+                content=f"Table #{table_id} is closed.", view=None
+            )
 
     async def _send_dm(self, table_id: int, user_id: int, pv: PrivateView | None) -> bool:
         """Send the hand DM and remember it; on closed DMs tell the channel once to use
