@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,31 +18,60 @@ from bot.testing import FakeMessage, FakeUser, running_client
 from cogs.tables import TablesCog
 from tests.discord.conftest import World
 
+ACK_LIMIT = 3.0
+"""Discord drops an interaction not acknowledged within 3 seconds."""
+
 
 @contextlib.asynccontextmanager
 async def table_bot(
-    world: World, *, seed: int = 7, autostart_delay: float = 0.2
+    world: World,
+    *,
+    seed: int = 7,
+    autostart_delay: float = 0.2,
+    clock: Callable[[], float] = time.time,
+    relay: PublishRelay | None = None,
+    computer_delay: float = 0.01,
 ) -> AsyncIterator[HomeGameBot]:
     """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
-    close the bot, stop the service and close the store, as ``python -m bot run`` does."""
+    close the bot, stop the service and close the store, as ``python -m bot run`` does.
+    ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder.
+    On a clean exit, every interaction answered so far was acknowledged within 3 s."""
     store = await Store.open(world.db_path)
     seeds = random.Random(seed)
-    relay = PublishRelay()
+    relay = relay if relay is not None else PublishRelay()
     service = TableService(
         store,
+        clock=clock,
         rng_factory=lambda: random.Random(seeds.random()),
         subscriber=relay,
         autostart_delay=autostart_delay,
-        computer_delay=0.01,
+        computer_delay=computer_delay,
     )
+    if hasattr(relay, "service"):
+        relay.service = service
     bot = HomeGameBot(settings=world.settings(), store=store, service=service, relay=relay)
     try:
         async with running_client(world.fake, bot) as running:
             yield running
             await cog(running).updates.idle()
+        slow = [lat for lat in world.fake.ack_latencies() if lat >= ACK_LIMIT]
+        assert not slow, f"interactions acknowledged after {ACK_LIMIT} s: {slow}"
     finally:
         await service.stop_service()
         await store.close()
+
+
+def assert_all_acknowledged(world: World) -> int:
+    """Every interaction the users made was acknowledged within Discord's 3 seconds;
+    returns how many there were."""
+    records = list(world.fake.interactions.values())
+    late = [
+        (r.command or r.custom_id, r.latency)
+        for r in records
+        if r.latency is None or r.latency >= ACK_LIMIT
+    ]
+    assert records and not late, late
+    return len(records)
 
 
 def cog(bot: HomeGameBot) -> TablesCog:

@@ -4,10 +4,21 @@ bot, service and store."""
 from __future__ import annotations
 
 import asyncio
+import time
+
+import discord
 
 from bot.engine.cards import Card
 from tests.discord.conftest import World
-from tests.discord.tablebot import dm_cards, eventually, field, hand_dm, table_bot
+from tests.discord.privacy import PrivacyRecorder, assert_private, privacy_leaks
+from tests.discord.tablebot import (
+    assert_all_acknowledged,
+    dm_cards,
+    eventually,
+    field,
+    hand_dm,
+    table_bot,
+)
 from tests.discord.test_guts_games import open_and_fill, window_open
 
 
@@ -139,26 +150,45 @@ async def test_privacy_no_user_sees_another_users_hidden_cards_before_showdown(
     world: World,
 ) -> None:
     fake = world.fake
-    async with table_bot(world) as bot:
+    recorder = PrivacyRecorder(clock=fake.clock)
+    async with table_bot(world, relay=recorder) as bot:
         table = await open_and_fill(world, "zoot")
         await (await fake.click_label(world.alice, table, "Start")).response()
         hands = await eventually(lambda: {u.name: dm_cards(world, u) for u in world.players})
         for user in world.players:
             await (await fake.click_label(user, table, "My hand")).response()
-        del bot
-    # every version of every message each user could see (channel, DMs, ephemerals)
-    for viewer in [*world.players, world.outsider]:
-        seen = "\n".join(v.text for v in fake.visible_to(viewer))
-        for owner, cards in hands.items():
-            if owner == viewer.name:
-                continue
-            # a hand of five is private: no other user ever sees it whole, in any message
-            assert " ".join(_card_texts(cards)) not in seen, (viewer.name, owner)
+        # every version of every message each user could see (channel, DMs, ephemerals)
+        assert_private(fake, recorder, [*world.players, world.outsider])
+        for viewer in [*world.players, world.outsider]:
+            seen = "\n".join(v.text for v in fake.visible_to(viewer))
+            for owner, cards in hands.items():
+                if owner != viewer.name:
+                    assert " ".join(_card_texts(cards)) not in seen, (viewer.name, owner)
+
+        # the audit is not vacuous: one of bob's cards in the channel (pretty) and another
+        # in carol's DM (as a code) are both caught, for every other viewer
+        channel = bot.get_partial_messageable(world.channel.id)
+        first, second = hands["bob"][:2]
+        await channel.send(f"psst {first.pretty}")
+        dm = await bot.create_dm(discord.Object(id=world.carol.id))
+        await dm.send(f"bob holds {second}")
+        leaks, _ = privacy_leaks(fake, recorder, [*world.players, world.outsider])
+        found = {(leak.viewer, leak.card) for leak in leaks}
+        assert found == {
+            ("alice", str(first)),
+            ("carol", str(first)),
+            ("dave", str(first)),
+            ("eve", str(first)),
+            ("carol", str(second)),
+        }
 
 
-async def test_restart_mid_hand_old_buttons_work_and_the_hand_continues(world: World) -> None:
+async def test_restart_mid_hand_old_buttons_work_timers_resume_and_the_hand_continues(
+    world: World,
+) -> None:
     fake = world.fake
-    async with table_bot(world) as bot:
+    recorder = PrivacyRecorder(clock=fake.clock)
+    async with table_bot(world, relay=recorder) as bot:
         table = await open_and_fill(world, "zoot")
         await (await fake.click_label(world.alice, table, "Start")).response()
         await eventually(lambda: all(window_open(hand_dm(world, u)) for u in world.players))
@@ -166,18 +196,33 @@ async def test_restart_mid_hand_old_buttons_work_and_the_hand_continues(world: W
             await (await fake.click_label(user, hand_dm(world, user), "Play on")).response()
         assert bot.service is not None
         view = await bot.service.table_in_channel(world.channel.id)
-        assert view is not None
+        assert view is not None and view.deadline is not None
         hands = {u.name: dm_cards(world, u) for u in world.players}
-    # the process stops; a new one starts on the same database
-    async with table_bot(world, seed=99) as bot:
+        old_dms = {u.name: hand_dm(world, u).latest for u in world.players}
+    # the process stops; a new one starts on the same database. Its clock is moved on so
+    # the stored deadline of the lay-down window passes 2 s after the restart.
+    offset = view.deadline - time.time() - 2.0
+    async with table_bot(world, seed=99, relay=recorder, clock=lambda: time.time() + offset) as bot:
         assert bot.service is not None
         again = await bot.service.view(view.table_id)
         assert again.hand_number == view.hand_number and again.pot == view.pot
+        assert again.deadline == view.deadline
         assert {u.name: dm_cards(world, u) for u in world.players} == hands
-        # buttons drawn by the old process still work
-        for user in (world.carol, world.dave):
-            rec = await fake.click_label(user, hand_dm(world, user), "Play on")
-            assert (await rec.response()).updated_message
+        # a button drawn by the old process still works (carol's DM was not redrawn)
+        assert hand_dm(world, world.carol).latest is old_dms["carol"]
+        rec = await fake.click_label(world.carol, hand_dm(world, world.carol), "Play on")
+        assert (await rec.response()).updated_message
+        # dave never chooses: the restored timer fires, the default happens, it is announced
+        notice = await eventually(
+            lambda: [m for m in fake.channel_messages(world.channel) if "timed out" in m.content],
+            timeout=6,
+            what="the timeout announcement",
+        )
+        assert "dave" in notice[0].content
         await eventually(lambda: all(hand_dm(world, u).selects() for u in world.players))
         rec = await fake.click_label(world.bob, table, "My hand")
         assert (await rec.response()).ephemeral
+        report = await bot.store.audit(world.guild.id)
+        assert report.ok, report.format()
+    assert_private(fake, recorder, [*world.players, world.outsider])
+    assert_all_acknowledged(world)

@@ -10,7 +10,15 @@ import pytest
 from bot.engine.hands import wheelers_score, zoot_score
 from bot.testing import FakeMessage
 from tests.discord.conftest import World
-from tests.discord.tablebot import dm_cards, eventually, field, hand_dm, table_bot
+from tests.discord.privacy import PrivacyRecorder, assert_private
+from tests.discord.tablebot import (
+    assert_all_acknowledged,
+    dm_cards,
+    eventually,
+    field,
+    hand_dm,
+    table_bot,
+)
 
 SCORE = {"zoot": zoot_score, "wheelers": wheelers_score}
 
@@ -63,7 +71,8 @@ async def test_rule_1_7_challenger_loses_matches_and_pot_carries_into_next_game(
     world: World, game: str
 ) -> None:
     fake = world.fake
-    async with table_bot(world) as bot:
+    recorder = PrivacyRecorder(clock=fake.clock)
+    async with table_bot(world, relay=recorder) as bot:
         service = bot.service
         assert service is not None
         table = await open_and_fill(world, game)
@@ -130,3 +139,6 @@ async def test_rule_1_7_challenger_loses_matches_and_pot_carries_into_next_game(
                 acct = await tx.find_wallet(world.guild.id, user.id)
                 assert acct is not None
                 assert acct.balance == await tx.ledger_balance(acct.id)
+    # an exchange, a showdown and a new deal: before each showdown nobody saw another's card
+    assert_private(fake, recorder, [*world.players, world.outsider])
+    assert_all_acknowledged(world)

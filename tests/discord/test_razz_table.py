@@ -1,0 +1,184 @@
+"""Razz through the fake Discord (RULES §4): the real bot, service and store, three users
+betting with the table message's buttons. A short stack goes all in, the other two keep
+betting into a side pot, the hand goes to showdown; the ledger pays each pot to its
+winners, the audit holds, nobody saw a down card of anyone else before the showdown, and
+every click was acknowledged within Discord's 3 seconds. Then the same with Discord
+misbehaving (429, 5xx, a gateway drop)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from bot.app import HomeGameBot
+from bot.testing import FakeMessage, FakeUser
+from tests.discord.conftest import World
+from tests.discord.privacy import PrivacyRecorder, assert_private
+from tests.discord.tablebot import (
+    assert_all_acknowledged,
+    eventually,
+    field,
+    footer_state,
+    hand_dm,
+    table_bot,
+)
+
+STAKES = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+SHORT_STACK = 7
+"""Carol's chips: ante 1 + bring-in or call 2 on 3rd street + a 4-chip bet on 4th = all in."""
+
+POLICY = {
+    # alice bets whenever she may (so betting goes on after carol is all in); the others call
+    "alice": ("Bet", "Call", "Check", "Bring in"),
+    "bob": ("Call", "Check", "Bring in"),
+    "carol": ("Call", "Check", "Bring in"),
+}
+
+
+async def open_razz(world: World, players: list[FakeUser]) -> tuple[FakeMessage, int]:
+    fake = world.fake
+    reply = await (await fake.invoke(players[0], world.channel, "razz", STAKES)).response()
+    table = reply.message
+    assert table is not None and not reply.ephemeral
+    assert "small bet: **4**" in (field(table, "House rules") or "")
+    for user in players[1:]:
+        assert (await (await fake.click_label(user, table, "Join")).response()).updated_message
+    return table, footer_state(table)
+
+
+async def short_stack(bot: HomeGameBot, world: World, user: FakeUser, chips: int) -> None:
+    """An admin takes chips from ``user`` (a ledger entry) so they hold exactly ``chips``."""
+    async with bot.store.transaction() as tx:
+        wallet = await tx.wallet(world.guild.id, user.id)
+        await tx.take(
+            world.guild.id,
+            user.id,
+            wallet.balance - chips,
+            actor_id=world.alice.id,
+            reason="test: a short stack",
+        )
+
+
+def enabled(table: FakeMessage) -> list[str]:
+    return [str(b["label"]) for b in table.buttons() if not b.get("disabled")]
+
+
+async def play_razz_hand(world: World, bot: HomeGameBot, table: FakeMessage, tid: int) -> int:
+    """Click through hand 1 with :data:`POLICY` until it is over; returns the clicks made."""
+    service = bot.service
+    assert service is not None
+    by_id = {u.id: u for u in world.players}
+    clicks = 0
+    while True:
+        view = await service.view(tid)
+        if view.hand_number != 1 or not view.to_act_user_ids:
+            return clicks
+        (uid,) = view.to_act_user_ids
+        user = by_id[uid]
+        # the clicker sees the state they act on: the table message is up to date
+        await eventually(lambda v=view: footer_state(table) == v.version, what="table message")
+        label = next(x for x in POLICY[user.name] if x in enabled(table))
+        reply = await (await world.fake.click_label(user, table, label)).response()
+        assert reply.updated_message, reply.content
+        clicks += 1
+        assert clicks < 60, "the hand does not end"
+
+
+async def hand_one(bot: HomeGameBot, tid: int) -> tuple[Any, dict[int, int]]:
+    async with bot.store.read() as tx:
+        hand = (await tx.hands(tid))[0]
+    service = bot.service
+    assert service is not None
+    seats = {s.seat: s.user_id for s in (await service.view(tid)).seats}
+    return hand, seats
+
+
+async def test_rule_4_7_razz_short_stack_all_in_side_pot_to_showdown(world: World) -> None:
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    recorder = PrivacyRecorder(clock=fake.clock)
+    async with table_bot(world, autostart_delay=30, relay=recorder) as bot:
+        table, _ = await open_razz(world, players)
+        view = await bot.service.table_in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert view is not None
+        tid = view.table_id
+        await short_stack(bot, world, world.carol, SHORT_STACK)
+        await (await fake.click_label(world.bob, table, "Start")).response()
+        # RULES §4.4: two down cards and one up card, the down ones by DM only
+        for user in players:
+            await eventually(
+                lambda u=user: (field(hand_dm(world, u), "Down (only you)") or "—") != "—",
+                what=f"{user.name}'s down cards",
+            )
+        clicks = await play_razz_hand(world, bot, table, tid)
+        assert clicks >= 8
+
+        hand, seats = await hand_one(bot, tid)
+        assert hand.status == "finished" and hand.result["showdown"] is True
+        pots = hand.result["pots"]
+        carol_seat = next(s for s, u in seats.items() if u == world.carol.id)
+        assert len(pots) == 2, pots
+        main, side = pots
+        # the main pot: 3 x (ante 1 + 2 + 4) = the short stack's whole contribution, thrice
+        assert main["amount"] == 3 * SHORT_STACK
+        assert side["amount"] > 0 and carol_seat not in side["winners"]
+
+        # the ledger pays each winner exactly their shares of both pots
+        shares: dict[int, int] = defaultdict(int)
+        for pot in pots:
+            for seat, amount in pot["shares"].items():
+                shares[seats[int(seat)]] += amount
+        async with bot.store.read() as tx:
+            awards = await tx.entries(hand_id=hand.id, kind="award")
+            paid: dict[int, int] = defaultdict(int)
+            for entry in awards:
+                owner = (await tx.account(entry.to_account)).user_id
+                assert owner is not None
+                paid[owner] += entry.amount
+            carol = await tx.wallet(world.guild.id, world.carol.id)
+        assert dict(paid) == dict(shares)
+        assert sum(paid.values()) == main["amount"] + side["amount"]
+        assert carol.balance == shares.get(world.carol.id, 0)
+        report = await bot.store.audit(world.guild.id)
+        assert report.ok, report.format()
+
+        # the showdown is posted in the channel with every shown hand
+        result = await eventually(
+            lambda: [m for m in fake.channel_messages(world.channel) if " wins " in m.content],
+            what="the showdown result",
+        )
+        assert all(user.name in result[-1].content for user in players)
+    assert_private(fake, recorder, [*players, world.dave, world.outsider])
+    assert assert_all_acknowledged(world) >= clicks + 4
+
+
+async def test_razz_rate_limits_server_errors_and_gateway_drop_mid_hand_it_finishes(
+    world: World,
+) -> None:
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    async with table_bot(world, autostart_delay=30) as bot:
+        table, _ = await open_razz(world, players)
+        view = await bot.service.table_in_channel(world.channel.id)  # type: ignore[union-attr]
+        assert view is not None
+        tid = view.table_id
+        await short_stack(bot, world, world.carol, SHORT_STACK)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        await eventually(lambda: all(hand_dm(world, u).embeds for u in players))
+        # DM edits get a 429 then a 502; the next click's answer a 502 (retried after 1 s)
+        limited = fake.inject(r"^PATCH /channels/\d+/messages/\d+$", status=429, retry_after=0.05)
+        broken = fake.inject(r"^PATCH /channels/\d+/messages/\d+$", status=502)
+        answer = fake.inject(r"^POST /interactions/\d+/[^/]+/callback$", status=502)
+        await fake.drop_gateway()
+        await fake.wait_gateway_ready()
+        await play_razz_hand(world, bot, table, tid)
+        hand, _ = await hand_one(bot, tid)
+        assert hand.status == "finished"
+        await eventually(
+            lambda: [m for m in fake.channel_messages(world.channel) if " wins " in m.content],
+            what="the showdown result",
+        )
+        assert limited.hits >= 1 and broken.hits >= 1 and answer.hits == 1
+        assert fake.resumes == 1
+        assert (await bot.store.audit(world.guild.id)).ok
+    assert_all_acknowledged(world)
