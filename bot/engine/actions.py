@@ -6,13 +6,12 @@ each either allowed or carrying the reason it is not (buttons enable themselves 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """A seat's move.
 
     ``kind`` is game-specific: guts ``lay_down``, ``play_on``, ``discard``; Razz
@@ -20,6 +19,10 @@ class Action:
     ``card`` is the discarded card; ``amount`` a Razz "raise to" total when it differs from
     the fixed-limit one (an all-in short raise, RULES §4.7). ``timed_out`` marks the
     default action applied when a seat's time ran out (idle rules, RULES §1.11).
+
+    An immutable named tuple (engines and bots build one per move; a frozen dataclass
+    costs several times as much to build). Like any tuple it compares equal to a plain
+    tuple of the same values.
     """
 
     seat: int
@@ -29,13 +32,13 @@ class Action:
     timed_out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ActionOption:
+class ActionOption(NamedTuple):
     """One action kind for one seat now: allowed, or the reason it is not.
 
     ``amount`` is what it costs (chips the seat would put in), ``to`` the seat's total
     bet on the street after it (Razz). ``cards`` lists the card choices (a discard) and
-    ``suggested`` the one the table would pick on timeout.
+    ``suggested`` the one the table would pick on timeout. An immutable named tuple, like
+    :class:`Action`.
     """
 
     kind: str
