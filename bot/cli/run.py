@@ -92,9 +92,7 @@ async def serve(settings: Settings) -> int:
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if runner in done and runner.exception() is not None:
             exc = runner.exception()
-            log.error("the bot stopped: %s", exc, exc_info=exc)
-            print(f"homegame: the bot stopped: {exc}", file=sys.stderr)
-            status = 1
+            status = _report_stop(exc, settings)
         else:
             log.info("stop signal received; shutting down")
     finally:
@@ -105,4 +103,27 @@ async def serve(settings: Settings) -> int:
         await service.stop_service()
         await backups.stop()  # a backup being written is finished, not cut short
         await store.close()  # waits for the transaction in progress, then closes
+    return status
+
+
+def _report_stop(exc: BaseException | None, settings: Settings) -> int:
+    """One clear line for the failures an operator can fix (a refused token, an unreachable
+    API, missing intents); a traceback in the log only for the unexpected. Returns the exit
+    status: 2 for a configuration problem, 1 otherwise."""
+    import aiohttp
+    import discord
+
+    if isinstance(exc, discord.LoginFailure):
+        line, status = "Discord refused the bot token (discord.token / DISCORD_TOKEN)", 2
+    elif isinstance(exc, discord.PrivilegedIntentsRequired):
+        line, status = "Discord refused the gateway intents the bot asked for", 2
+    elif isinstance(exc, aiohttp.ClientConnectionError | OSError | TimeoutError):
+        line = f"cannot reach Discord at {settings.discord.api_base}: {exc}"
+        status = 1
+    else:
+        log.error("the bot stopped: %s", exc, exc_info=exc)
+        print(f"homegame: the bot stopped: {exc}", file=sys.stderr)
+        return 1
+    log.error("%s", line)
+    print(f"homegame: {line}", file=sys.stderr)
     return status

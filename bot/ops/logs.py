@@ -27,13 +27,20 @@ EVENTS = logging.getLogger("homegame.events")
 HTTP = logging.getLogger("homegame.discord")
 
 
+MIN_SECRET_LENGTH = 8
+
+
 class SecretFilter(logging.Filter):
     """Replaces each secret in a record's message and traceback text by ``***``."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        # longest first, so a secret that contains another is masked whole
-        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+        # Longest first, so a secret that contains another is masked whole. A "secret" of a
+        # few characters is no real token (Discord's are ~70) and masking it would garble
+        # ordinary words ("ne***t"), so those are left alone.
+        self.secrets = sorted(
+            {s for s in secrets if len(s) >= MIN_SECRET_LENGTH}, key=len, reverse=True
+        )
 
     def mask(self, text: str) -> str:
         for secret in self.secrets:
@@ -56,6 +63,12 @@ class SecretFilter(logging.Filter):
         return True
 
 
+def _drop_voice_notice(record: logging.LogRecord) -> bool:
+    """discord.py warns at start-up that voice needs PyNaCl/davey; the bot never uses voice,
+    so the two lines would only alarm an operator."""
+    return not (record.name == "discord.client" and "voice will NOT be supported" in record.msg)
+
+
 def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> logging.Handler:
     """Configure the root logger from ``settings.log.level``; returns the handler installed
     (replacing any handler an earlier call installed)."""
@@ -66,6 +79,7 @@ def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> loggi
     handler.setFormatter(logging.Formatter(FORMAT))
     token = settings.discord.token
     handler.addFilter(SecretFilter([token.get_secret_value()] if token is not None else []))
+    handler.addFilter(_drop_voice_notice)
     handler._homegame = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(settings.log.level_number)

@@ -83,7 +83,13 @@ def test_token_is_masked_in_messages_and_tracebacks() -> None:
 
 
 def test_secret_filter_masks_the_longer_secret_first() -> None:
-    assert SecretFilter(["abc", "abcdef"]).mask("x abcdef y abc") == "x *** y ***"
+    short, long = "abcdefgh", "abcdefgh-ijkl"
+    assert SecretFilter([short, long]).mask(f"x {long} y {short}") == "x *** y ***"
+
+
+def test_secret_filter_leaves_words_alone_for_a_too_short_secret() -> None:
+    # a one-letter "token" must not turn "next" into "ne***t"
+    assert SecretFilter(["x"]).mask("next backup") == "next backup"
 
 
 async def test_one_info_line_per_table_event_with_table_hand_action_user(tmp_path: Path) -> None:
