@@ -1,6 +1,7 @@
 """The chip league's SQLite store (aiosqlite): leagues, seasons, the append-only ledger,
 tables, seats, hands and their logs. See :class:`Store` and :class:`Tx`."""
 
+from bot.store.actions import ActionRecord, HandFinish, StaleSeason, TableAccounts
 from bot.store.audit import AuditReport, Difference, LeagueFigures
 from bot.store.db import Migration, Store, Tx, backup_file, migrations
 from bot.store.errors import (
@@ -36,10 +37,12 @@ __all__ = [
     "GAMES",
     "LEDGER_KINDS",
     "Account",
+    "ActionRecord",
     "AuditReport",
     "Contribution",
     "Difference",
     "Hand",
+    "HandFinish",
     "HandResult",
     "InsufficientChips",
     "InvalidAmount",
@@ -55,11 +58,13 @@ __all__ = [
     "SeasonError",
     "Seat",
     "SeatTaken",
+    "StaleSeason",
     "StaleVersion",
     "Standing",
     "Store",
     "StoreError",
     "Table",
+    "TableAccounts",
     "TableExists",
     "TableMessage",
     "Tx",

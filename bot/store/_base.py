@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.store.errors import StoreError
 
 Params = Sequence[Any] | Mapping[str, Any]
+T = TypeVar("T")
 
 
 class _Unset:
@@ -91,3 +92,16 @@ class TxBase:
         if rowid is None:  # pragma: no cover - sqlite always sets it after an INSERT
             raise StoreError("insert returned no row id")
         return rowid
+
+    async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(connection)`` on aiosqlite's worker thread: many statements for one
+        round trip (each ``await`` of a statement is a thread hop and a loop wake-up).
+
+        ``fn`` must only run statements inside the open transaction (it is a plain sqlite3
+        connection). Uses aiosqlite's ``Connection._execute`` (its queue to the worker
+        thread, the same call every public aiosqlite method makes; tests cover it)."""
+        self._check()
+        db = self._db
+        conn: sqlite3.Connection = db._conn
+        result: T = await db._execute(fn, conn)  # type: ignore[no-untyped-call]
+        return result

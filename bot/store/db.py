@@ -28,6 +28,7 @@ from types import TracebackType
 
 import aiosqlite
 
+from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.errors import MigrationError, StoreError
 from bot.store.stats import StatsOps
@@ -73,11 +74,12 @@ def migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-class Tx(StatsOps):
+class Tx(ActionOps, StatsOps):
     """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
 
     Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
-    seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``).
+    seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``);
+    one table action's writes in one round trip (``actions.py``).
     """
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:

@@ -94,6 +94,74 @@ def _check_status(status: str) -> str:
     return status
 
 
+# ---- statements run on the connection's thread (one round trip each; see actions.py)
+
+
+def finish_rows(
+    conn: sqlite3.Connection,
+    hand_id: int,
+    results: Sequence[HandResult],
+    history: str | None,
+    result_json: str | None,
+    now: int,
+) -> None:
+    cur = conn.execute(
+        "UPDATE hands SET status = 'finished', ended_at = ?, history = ?, result = ?"
+        " WHERE id = ? AND status = 'running'",
+        (now, history, result_json, hand_id),
+    )
+    if cur.rowcount != 1:
+        refuse_hand(conn, hand_id)
+    conn.executemany(
+        "INSERT INTO hand_results (hand_id, user_id, seat_no, paid, won, net, won_pot, detail)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                hand_id,
+                r.user_id,
+                r.seat_no,
+                r.paid,
+                r.won,
+                r.net,
+                int(r.won_pot),
+                dump_json(dict(r.detail)),
+            )
+            for r in results
+        ],
+    )
+
+
+def refuse_hand(conn: sqlite3.Connection, hand_id: int) -> None:
+    row = conn.execute("SELECT number, status FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no hand {hand_id}")
+    raise StoreError(f"hand {row[0]} is {row[1]}, not running")
+
+
+def event_rows(conn: sqlite3.Connection, hand_id: int, events: Sequence[Event], now: int) -> int:
+    row = conn.execute(
+        "SELECT number, status, (SELECT COALESCE(MAX(seq), 0) FROM hand_events"
+        " WHERE hand_id = hands.id) FROM hands WHERE id = ?",
+        (hand_id,),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no hand {hand_id}")
+    if row[1] != "running":
+        raise StoreError(f"hand {row[0]} is {row[1]}: its log is closed")
+    seq: int = row[2]
+    rows = []
+    for event in events:
+        seq += 1
+        rows.append((hand_id, seq, event.kind, event.visible_to, dump_json(event.to_json()), now))
+    if rows:
+        conn.executemany(
+            "INSERT INTO hand_events (hand_id, seq, kind, visible_to, event, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+    return seq
+
+
 class TableOps(LedgerOps):
     # ---- tables -------------------------------------------------------------------------
 
@@ -445,30 +513,9 @@ class TableOps(LedgerOps):
 
     async def add_events(self, hand_id: int, events: Sequence[Event]) -> int:
         """Append the engine's events to the hand log, in order; returns the last sequence
-        number (events are numbered from 1)."""
-        hand = await self.hand(hand_id)
-        if hand.status != "running":
-            raise StoreError(f"hand {hand.number} is {hand.status}: its log is closed")
-        row = await self._one(
-            "SELECT COALESCE(MAX(seq), 0) AS seq FROM hand_events WHERE hand_id = ?", (hand_id,)
-        )
-        assert row is not None
-        seq: int = row["seq"]
+        number (events are numbered from 1). One round trip."""
         now = self.now()
-        rows = []
-        for event in events:
-            seq += 1
-            rows.append(
-                (hand_id, seq, event.kind, event.visible_to, dump_json(event.to_json()), now)
-            )
-        if rows:
-            self._check()
-            await self._db.executemany(
-                "INSERT INTO hand_events (hand_id, seq, kind, visible_to, event, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-        return seq
+        return await self._in_thread(lambda conn: event_rows(conn, hand_id, events, now))
 
     async def hand_events(self, hand_id: int, *, after: int = 0) -> list[Event]:
         """The hand log (events after sequence number ``after``), in order. Filter with
@@ -492,22 +539,11 @@ class TableOps(LedgerOps):
         for r in results:
             if r.paid < 0 or r.won < 0:
                 raise InvalidAmount(f"user {r.user_id}: paid and won cannot be negative")
-        await self._set_hand_status(hand_id, "finished", history=history, result=result)
-        for r in results:
-            await self._insert(
-                "INSERT INTO hand_results (hand_id, user_id, seat_no, paid, won, net, won_pot,"
-                " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    hand_id,
-                    r.user_id,
-                    r.seat_no,
-                    r.paid,
-                    r.won,
-                    r.net,
-                    int(r.won_pot),
-                    dump_json(dict(r.detail)),
-                ),
-            )
+        result_json = None if result is None else dump_json(dict(result))
+        now = self.now()
+        await self._in_thread(
+            lambda conn: finish_rows(conn, hand_id, results, history, result_json, now)
+        )
         return await self.hand(hand_id)
 
     async def void_hand(

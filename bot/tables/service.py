@@ -28,7 +28,16 @@ from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import parse_card
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.events import Event
-from bot.store import HandResult, Store, Table, Tx
+from bot.store import (
+    ActionRecord,
+    HandFinish,
+    HandResult,
+    StaleSeason,
+    Store,
+    Table,
+    TableAccounts,
+    Tx,
+)
 from bot.tables.errors import (
     AlreadySeated,
     NoChips,
@@ -90,6 +99,9 @@ class LiveTable:
     balances: dict[int, int] = field(default_factory=dict)
     recent: list[str] = field(default_factory=list)
     result: str | None = None
+    accounts: TableAccounts | None = None
+    """Cached ids of the season, the pot and the seated players' wallets (see
+    :meth:`TableService._accounts`); dropped with the table on any failure."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -167,6 +179,12 @@ class Step:
     """User ids whose private view surely changed."""
     new_turn: bool = False
     closed: bool = False
+    # writes not yet sent to the store (one round trip at the end, see _flush)
+    moves: list[tuple[int, int, str]] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
+    finish: HandFinish | None = None
+    hand_id: int | None = None
+    """The hand the pending moves, events and end belong to."""
 
 
 class TableService:
@@ -294,14 +312,10 @@ class TableService:
                     if step.closed:
                         live.status = "closed"
                         live.deadline = None
+                        await self._flush(live, tx, step)
                     else:
-                        saved = await tx.save_table(
-                            live.id,
-                            expected_version=live.version,
-                            snapshot=live.session(),
-                            deadline=live.deadline,
-                            status=live.status,
-                        )
+                        saved = await self._flush(live, tx, step, save=True)
+                        assert saved is not None and saved.version is not None
                         live.version = saved.version
             except BaseException:
                 # nothing was committed: forget the in-memory changes
@@ -327,19 +341,85 @@ class TableService:
         except Exception:
             log.exception("subscriber failed on table %s", published.view.table_id)
 
+    # =============================================================== writes
+
+    async def _accounts(self, live: LiveTable, tx: Tx) -> TableAccounts:
+        """The season, pot and wallet ids of the table, read once and kept on the table
+        (re-read when a seated player is missing, or when the store says the season
+        ended)."""
+        acc = live.accounts
+        if acc is None or (
+            not acc.practice and any(i.user_id not in acc.wallets for i in live.seats.values())
+        ):
+            acc = await tx.table_accounts(live.id, [i.user_id for i in live.seats.values()])
+            live.accounts = acc
+        return acc
+
+    async def _flush(
+        self, live: LiveTable, tx: Tx, step: Step, *, balances: bool = False, save: bool = False
+    ) -> ActionRecord | None:
+        """Send the step's pending writes (chip moves, hand events, the hand's end; with
+        ``save`` the table row, with ``balances`` the seated players' wallet balances back)
+        to the store in ONE round trip. Called at the end of each mutation and before any
+        other store call inside it, so every read sees the writes before it."""
+        if not (step.moves or step.log or step.finish or balances or save):
+            return None
+        extra: dict[str, Any] = {}
+        if save:
+            extra = {
+                "snapshot": live.session(),
+                "expected_version": live.version,
+                "deadline": live.deadline,
+                "status": live.status,
+            }
+        for attempt in (1, 2):
+            acc = await self._accounts(live, tx)
+            asked = (
+                [i.user_id for i in live.seats.values()] if balances and not acc.practice else ()
+            )
+            try:
+                rec = await tx.record_action(
+                    acc,
+                    moves=step.moves,
+                    hand_id=step.hand_id,
+                    events=step.log,
+                    finish=step.finish,
+                    balances_of=asked,
+                    **extra,
+                )
+            except StaleSeason:
+                # a season ended since the ids were read: the next wallets (nothing written)
+                live.accounts = None
+                if attempt == 2:
+                    raise
+                continue
+            break
+        step.moves = []
+        step.log = []
+        step.finish = None
+        step.hand_id = None
+        return rec
+
+    async def _pend(self, live: LiveTable, tx: Tx, step: Step) -> None:
+        """Make room for writes of the table's current hand (pending ones of another hand
+        are sent first)."""
+        if step.hand_id != live.hand_id and (step.moves or step.log or step.finish):
+            await self._flush(live, tx, step)
+        step.hand_id = live.hand_id
+
     # =============================================================== engine steps
 
     async def _emit(self, live: LiveTable, tx: Tx, step: Step, events: list[Event]) -> None:
-        """Book the engine's events: ledger rows for their chips, the hand log, sentences."""
+        """Book the engine's events: ledger rows for their chips, the hand log, sentences
+        (the writes are sent with the step's others, see :meth:`_flush`)."""
         if not events:
             return
+        await self._pend(live, tx, step)
         for e in events:
             for move in e.chips:
                 user_id = live.user(move.seat)
                 if not live.practice:
-                    await tx.move_chips(
-                        live.id, user_id, move.amount, move.kind, hand_id=live.hand_id
-                    )
+                    step.moves.append((user_id, move.amount, move.kind))
                 if move.amount > 0 or move.kind == "refund":
                     live.paid[move.seat] = live.paid.get(move.seat, 0) + move.amount
                 else:
@@ -351,7 +431,7 @@ class TableService:
                 live.recent.append(text)
         del live.recent[:-RECENT]
         if live.hand_id is not None:
-            await tx.add_events(live.hand_id, events)
+            step.log.extend(events)
         step.events.extend(events)
         if live.family.new_turn(events):
             step.new_turn = True
@@ -360,16 +440,22 @@ class TableService:
             live.result = res
             step.results.append(res)
 
-    async def _stacks(self, live: LiveTable, tx: Tx) -> dict[int, int]:
-        """Each seat's chips now (wallet balances; play chips at a practice table)."""
+    async def _stacks(self, live: LiveTable, tx: Tx, step: Step) -> dict[int, int]:
+        """Each seat's chips now (wallet balances, read with the step's pending writes sent
+        first; play chips at a practice table)."""
         out: dict[int, int] = {}
+        wallets: Mapping[int, int] = {}
+        if not live.practice:
+            rec = await self._flush(live, tx, step, balances=True)
+            assert rec is not None
+            wallets = rec.balances
         for seat, info in sorted(live.seats.items()):
             if info.user_id in live.leaving:
                 continue
             if live.practice:
                 chips = live.practice_stacks.get(info.user_id, PRACTICE_CHIPS)
             else:
-                chips = (await tx.wallet(live.guild_id, info.user_id)).balance
+                chips = wallets[info.user_id]
             live.balances[info.user_id] = chips
             out[seat] = chips
         return out
@@ -378,7 +464,7 @@ class TableService:
         return frozenset(s for s, i in live.seats.items() if i.away)
 
     async def _start_hand(self, live: LiveTable, tx: Tx, step: Step, *, strict: bool) -> bool:
-        stacks = await self._stacks(live, tx)
+        stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
         if reason is not None:
             if strict:
@@ -388,6 +474,7 @@ class TableService:
             live.deadline = None
             step.announcements.append(f"Waiting for players: {reason}")
             return False
+        await self._flush(live, tx, step)
         hand = await tx.start_hand(live.id)
         live.hand_id = hand.id
         live.hand_number = hand.number
@@ -441,7 +528,8 @@ class TableService:
             for seat in sorted(live.seats)
             if fam.in_hand(seat)
         ]
-        await tx.finish_hand(live.hand_id, results=results, history=end.history, result=end.summary)
+        await self._pend(live, tx, step)
+        step.finish = HandFinish(results, end.history, end.summary)
         live.hand_id = None
         for seat, chips in stacks.items():
             uid = live.user(seat)
@@ -471,7 +559,7 @@ class TableService:
         await self._schedule_next(live, tx, step)
 
     async def _schedule_next(self, live: LiveTable, tx: Tx, step: Step) -> None:
-        stacks = await self._stacks(live, tx)
+        stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
         if reason is None:
             live.status = "running"
@@ -487,7 +575,10 @@ class TableService:
         info = live.seat_of(user_id)
         if info is None:
             return
+        await self._flush(live, tx, step)
         await tx.leave(live.id, user_id)
+        if live.accounts is not None:
+            live.accounts = live.accounts.without(user_id)
         del live.seats[info.seat_no]
         live.family.seat_left(info.seat_no)
         live.practice_stacks.pop(user_id, None)
@@ -499,6 +590,7 @@ class TableService:
     async def _close(
         self, live: LiveTable, tx: Tx, step: Step, *, actor_id: int | None, reason: str
     ) -> None:
+        await self._flush(live, tx, step)
         if live.hand_id is not None and live.family.hand_running:
             await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
             live.family.void()
@@ -801,6 +893,7 @@ class TableService:
     ) -> None:
         if live.seat_of(user_id) is not None:
             raise AlreadySeated("you already sit at this table")
+        await self._flush(live, tx, step)
         if len(live.seats) >= live.family.max_players:
             raise TableFull(f"the table is full ({live.family.max_players} seats)")
         if not live.practice and not is_computer:
@@ -935,6 +1028,7 @@ class TableService:
             self._may_manage(live, actor_id, may_manage)
             if live.hand_id is None or not live.family.hand_running:
                 raise IllegalAction("no hand is being played")
+            await self._flush(live, tx, step)
             entries = await tx.void_hand(live.hand_id, reason="voided", actor_id=actor_id)
             live.family.void()
             live.hand_id = None
