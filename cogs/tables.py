@@ -157,11 +157,37 @@ class TablesCog(commands.Cog, name="Tables"):
         self._told_dm_closed: set[tuple[int, int]] = set()
         self._outbox: dict[int, list[str]] = {}
         self._closed: dict[int, TableView] = {}
+        self._where: dict[int, dict[str, tuple[int, int]]] = {}
+        """table id -> message kind -> (channel id, message id), as stored."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
+        # the ace-to-five low table is built on first use (~0.3 s of CPU); build it now,
+        # not in the middle of the first 5th street while every table waits
+        from bot.engine.cards import parse_cards
+        from bot.engine.hands.low import low_name
+
+        low_name(parse_cards("As 2d 3c 4h 5s"))
         if self.bot.relay is not None:
             self.bot.relay.target = self
+
+    async def _messages(self, table_id: int) -> dict[str, tuple[int, int]]:
+        """Where the table's messages are (read once from the store, then kept here:
+        each update would otherwise cost a database read)."""
+        known = self._where.get(table_id)
+        if known is None:
+            known = self._where[table_id] = await self.service.messages(table_id)
+        return known
+
+    async def _set_message(
+        self, table_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        await self.service.set_message(table_id, kind, channel_id, message_id)
+        known = self._where.get(table_id)
+        if known is None:  # (re)load all, the new one included
+            self._where[table_id] = await self.service.messages(table_id)
+        else:
+            known[kind] = (channel_id, message_id)
 
     async def cog_unload(self) -> None:
         if self.bot.relay is not None and self.bot.relay.target is self:
@@ -187,7 +213,7 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         message = await interaction.original_response()
         self._rendered[message.id] = view.version
-        await self.service.set_message(view.table_id, "table", message.channel.id, message.id)
+        await self._set_message(view.table_id, "table", message.channel.id, message.id)
         self._check_dm_later(view.table_id, interaction.user.id)
 
     @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
@@ -456,7 +482,7 @@ class TablesCog(commands.Cog, name="Tables"):
             if closed is None:
                 return  # closed before this process knew it: the message was updated then
             view = dataclasses.replace(closed, status="closed", deadline=None)
-        where = (await self.service.messages(table_id)).get("table")
+        where = (await self._messages(table_id)).get("table")
         if where is None:
             return
         channel_id, message_id = where
@@ -472,7 +498,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 embed=table_embed(view), view=table_components(view)
             )
             self._rendered[sent.id] = view.version
-            await self.service.set_message(table_id, "table", channel_id, sent.id)
+            await self._set_message(table_id, "table", channel_id, sent.id)
 
     async def _update_dm(self, table_id: int, user_id: int) -> None:
         if (table_id, user_id) in self._told_dm_closed:
@@ -482,7 +508,7 @@ class TablesCog(commands.Cog, name="Tables"):
         except TableClosed:
             await self._close_dm(table_id, user_id)
             return
-        where = (await self.service.messages(table_id)).get(f"dm:{user_id}")
+        where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is not None:
             channel_id, message_id = where
             if self._rendered.get(message_id, -1) >= pv.version:
@@ -498,7 +524,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _close_dm(self, table_id: int, user_id: int) -> None:
         """The table closed: the hand DM keeps its last cards but loses its controls."""
-        where = (await self.service.messages(table_id)).get(f"dm:{user_id}")
+        where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is None:
             return
         channel_id, message_id = where
@@ -535,7 +561,7 @@ class TablesCog(commands.Cog, name="Tables"):
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
                 )
             return False
-        await self.service.set_message(table_id, f"dm:{user_id}", channel.id, sent.id)
+        await self._set_message(table_id, f"dm:{user_id}", channel.id, sent.id)
         await self.service.set_dm_ok(table_id, user_id, True)
         return True
 
@@ -544,7 +570,7 @@ class TablesCog(commands.Cog, name="Tables"):
         the 3-second acknowledgement comes first)."""
 
         async def check() -> None:
-            if f"dm:{user_id}" not in await self.service.messages(table_id):
+            if f"dm:{user_id}" not in await self._messages(table_id):
                 await self._send_dm(table_id, user_id, None)
 
         self.updates.submit(f"dm:{table_id}:{user_id}", check)
