@@ -10,11 +10,10 @@ Where RULES.md is silent the engine does what pokerkit 0.7.7's ``FixedLimitRazz`
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card
@@ -27,15 +26,27 @@ from bot.engine.razz.rules import RazzRules
 
 # Events are built with positional arguments (kind, data, visible_to, chips): a named
 # tuple's constructor takes keywords much more slowly, and a hand builds 20 to 60 events.
+# On the hot paths they (and chip moves) are built from a whole tuple with
+# ``tuple.__new__(Event, (...))``, skipping the constructor's Python-level frame (about
+# 0.1 us less each); the tuple must give every field, in order.
+_new: Final = tuple.__new__
 STREET_NAMES: Final = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 #: Card codes by value ("Td"): a tuple lookup is much faster than ``str(card)``.
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("complete", "bet", "raise"))
+#: ``KINDS[base][aggression]``: the allowed kinds; base 0 bring-in due, 1 nothing to call,
+#: 2 a bet to call; aggression 0 none, 1 complete, 2 bet, 3 raise.
+KINDS: Final = tuple(
+    tuple(b + a for a in ((), ("complete",), ("bet",), ("raise",)))
+    for b in (("bring_in",), ("check",), ("fold", "call"))
+)
 #: ``ROTATION[n][p]``: the n positions clockwise from ``p`` (``p`` first).
 ROTATION: Final = tuple(
     tuple(tuple((p + k) % n for k in range(n)) for p in range(n)) for n in range(9)
 )
+#: ``AFTER[n][p]``: the other n - 1 positions clockwise from ``p``.
+AFTER: Final = tuple(tuple(r[1:] for r in rows) for rows in ROTATION)
 #: PHH action strings by position ("p1 cc"), built once.
 PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(8))
 PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(8))
@@ -92,10 +103,38 @@ def draw_for_deal(
     return dealer, [event]
 
 
-@functools.lru_cache(maxsize=64)
-def _rules_data(rules: RazzRules) -> dict[str, Any]:
-    """``rules.model_dump()``, once per rules (they are frozen); callers copy it."""
-    return rules.model_dump()
+class _Stakes(NamedTuple):
+    """What a hand reads from its rules, worked out once per rules object."""
+
+    rules: RazzRules
+    min_players: int
+    max_players: int
+    ante: int
+    bring_in: int
+    #: The fixed bet by street (``bet[street]``, 0..8; :meth:`RazzRules.bet_size`).
+    bet: tuple[int, ...]
+    #: ``rules.model_dump()`` (the hand_start event copies it).
+    data: dict[str, Any]
+
+
+#: Stakes by ``id(rules)``; an entry holds its rules, so the id cannot be reused while it
+#: is here, and a hit is checked with ``is`` (rules are frozen, so the entry stays true).
+_STAKES: dict[int, _Stakes] = {}
+
+
+def _stakes(rules: RazzRules) -> _Stakes:
+    if len(_STAKES) >= 64:
+        _STAKES.clear()
+    stakes = _STAKES[id(rules)] = _Stakes(
+        rules,
+        rules.min_players,
+        rules.max_players,
+        rules.ante,
+        rules.bring_in,
+        tuple(rules.bet_size(street) for street in range(9)),
+        rules.model_dump(),
+    )
+    return stakes
 
 
 class RazzHand:
@@ -120,30 +159,33 @@ class RazzHand:
         deck: Sequence[Card] | None = None,
     ) -> None:
         n = len(players)
-        if not rules.min_players <= n <= rules.max_players:
+        stakes = _STAKES.get(id(rules))
+        if stakes is None or stakes.rules is not rules:
+            stakes = _stakes(rules)
+        if not stakes.min_players <= n <= stakes.max_players:
             raise InvalidConfig(
                 "players", f"need {rules.min_players} to {rules.max_players} players, got {n}"
             )
-        seat_col, stack_col = zip(*players, strict=True)
-        seat_list = list(map(int, seat_col))
+        seat_list = [int(s) for s, _ in players]
+        stack_list = [int(c) for _, c in players]
         if len(set(seat_list)) != n:
             raise InvalidConfig("players", f"a seat appears twice in {seat_list}")
-        if min(stack_col) <= 0:
+        if min(stack_list) <= 0:
             seat, stack = next((s, c) for s, c in players if c <= 0)
             raise InvalidConfig("players", f"seat {seat} has no chips ({stack})")
         if dealer not in seat_list:
             raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
         # Position 0 is the dealer's left (§4.3).
         d = seat_list.index(dealer) + 1
-        stack_list = list(map(int, stack_col))
         self.rules = rules
+        self._stakes = stakes
         self.dealer = dealer
         self.seat_ids: tuple[int, ...] = (*seat_list[d:], *seat_list[:d])
-        self._pos = dict(zip(self.seat_ids, range(n), strict=True))
+        self._pos: dict[int, int] | None = None  # seat -> position, built on first use
         self.n = n
         self.starting: list[int] = stack_list[d:] + stack_list[:d]
-        self._rng: random.Random | None = None  # set while the undealt order is open
         if deck is not None:
+            self._rng: random.Random | None = None  # set while the undealt order is open
             cards = [CARDS[int(c)] for c in deck]
             if len(set(cards)) != len(cards):
                 raise InvalidConfig("deck", "a card appears twice in the stacked deck")
@@ -155,6 +197,7 @@ class RazzHand:
         self._next = 0
         #: The current actor's allowed kinds, computed once per turn (None: not yet).
         self._kinds: tuple[str, ...] | None = None
+        self._target = 0  # the aggression total that goes with ``_kinds``
         self.stacks: list[int] = self.starting[:]
         self.bets: list[int] = [0] * n
         self.contrib: list[int] = [0] * n
@@ -212,8 +255,11 @@ class RazzHand:
         return turn
 
     def position(self, seat: int) -> int:
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = dict(zip(self.seat_ids, range(self.n), strict=True))
         try:
-            return self._pos[seat]
+            return pos[seat]
         except KeyError:
             raise NotYourTurn(f"seat {seat} is not in this hand") from None
 
@@ -226,21 +272,27 @@ class RazzHand:
 
     def start(self) -> list[Event]:
         """Antes, the 3rd-street deal and the bring-in's turn."""
-        if self.started:
+        if self.street:
             raise GameError("this hand has already started")
         self.street = 3
+        stakes = self._stakes
         out = [
-            Event(
-                "hand_start",
-                {
-                    "seats": list(self.seat_ids),
-                    "stacks": list(self.starting),
-                    "dealer": self.dealer,
-                    "rules": dict(_rules_data(self.rules)),
-                },
+            _new(
+                Event,
+                (
+                    "hand_start",
+                    {
+                        "seats": list(self.seat_ids),
+                        "stacks": self.starting[:],
+                        "dealer": self.dealer,
+                        "rules": stakes.data.copy(),
+                    },
+                    None,
+                    (),
+                ),
             )
         ]
-        ante = self.rules.ante
+        ante = stakes.ante
         if ante > 0:
             # Ante trimming (PHH ante_trimming_status=true): a short stack antes what it has
             # and is all-in.
@@ -253,8 +305,10 @@ class RazzHand:
                 paid = [ante] * self.n
                 self.stacks = [s - ante for s in stacks]
             self.contrib = paid[:]  # nothing was in before the antes
-            moves = tuple([ChipMove(seat_ids[p], amount, "ante") for p, amount in enumerate(paid)])
-            out.append(Event("antes", {"amounts": paid}, None, moves))
+            moves = tuple(
+                [_new(ChipMove, (seat_ids[p], amount, "ante")) for p, amount in enumerate(paid)]
+            )
+            out.append(_new(Event, ("antes", {"amounts": paid}, None, moves)))
             if refunds:
                 # pokerkit: with trimmed antes, an ante above every other is partly returned.
                 cutoff = sorted(paid)[-2]
@@ -262,8 +316,8 @@ class RazzHand:
                     for p, amount in enumerate(paid):
                         if amount > cutoff:
                             out.append(self._refund(p, amount - cutoff))
-        out.extend(self._deal_street())
-        out.extend(self._begin_betting())
+        self._deal_street(out)
+        self._begin_betting(out)
         self.log.extend(out)
         return out
 
@@ -295,14 +349,14 @@ class RazzHand:
     def cards_left(self) -> int:
         return len(self._deck) - self._next
 
-    def _deal_street(self) -> list[Event]:
-        out: list[Event] = []
+    def _deal_street(self, out: list[Event]) -> None:
+        """Deal the current street, appending its events to ``out``."""
         folded = self.folded
         live: Sequence[int] = (
             [p for p in range(self.n) if not folded[p]] if True in folded else range(self.n)
         )
         street = self.street
-        out.append(Event("street", {"street": street}))
+        out.append(_new(Event, ("street", {"street": street}, None, ())))
         if street == 3:
             # Each player in turn: two down cards, then one up card.
             dealt = iter(self._draw(3 * len(live)))
@@ -313,10 +367,16 @@ class RazzHand:
                 up[p].append(c3)
                 a, b, u = CODE[c1], CODE[c2], CODE[c3]
                 seat = seat_ids[p]
-                out.append(Event("deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, seat))
-                out.append(Event("deal_up", {"seat": seat, "street": 3, "card": u}))
+                out.append(
+                    _new(
+                        Event, ("deal_down", {"seat": seat, "street": 3, "cards": [a, b]}, seat, ())
+                    )
+                )
+                out.append(
+                    _new(Event, ("deal_up", {"seat": seat, "street": 3, "card": u}, None, ()))
+                )
                 phh.append(PHH_DEAL[p] + a + b + u)
-            return out
+            return
         if len(self._deck) - self._next < len(live):
             # §4.8: not enough cards for everyone: one community card, face up, for all.
             card = self._draw(1)[0]
@@ -333,7 +393,7 @@ class RazzHand:
                 self._phh_community_in_hole = True
                 for p in live:
                     self.phh_actions.append(f"d dh p{p + 1} {CODE[card]}")
-            return out
+            return
         seat_ids, phh = self.seat_ids, self.phh_actions
         cards = self._draw(len(live))
         if street != 7:
@@ -341,7 +401,17 @@ class RazzHand:
             for p, card in zip(live, cards, strict=True):
                 up[p].append(card)
                 code = CODE[card]
-                out.append(Event("deal_up", {"seat": seat_ids[p], "street": street, "card": code}))
+                out.append(
+                    _new(
+                        Event,
+                        (
+                            "deal_up",
+                            {"seat": seat_ids[p], "street": street, "card": code},
+                            None,
+                            (),
+                        ),
+                    )
+                )
                 phh.append(PHH_DEAL[p] + code)
         else:
             down = self.down
@@ -350,14 +420,12 @@ class RazzHand:
                 code = CODE[card]
                 seat = seat_ids[p]
                 out.append(
-                    Event(
-                        "deal_down",
-                        {"seat": seat, "street": street, "cards": [code]},
-                        seat,
+                    _new(
+                        Event,
+                        ("deal_down", {"seat": seat, "street": street, "cards": [code]}, seat, ()),
                     )
                 )
                 phh.append(PHH_DEAL[p] + code)
-        return out
 
     # ------------------------------------------------------------ betting flow
 
@@ -378,14 +446,14 @@ class RazzHand:
                     best, best_key = p, key
         return best
 
-    def _begin_betting(self) -> list[Event]:
+    def _begin_betting(self, out: list[Event]) -> None:
         opener = self._first_to_act()
         self.opener = opener
         street = self.street
         if street == 7:
             self.seventh_opener = opener
         self.bring_in_pending = self.completion_pending = street == 3
-        folded, stacks, rules = self.folded, self.stacks, self.rules
+        folded, stacks = self.folded, self.stacks
         # pokerkit: only players with an effective stack act (get_effective_stack: what they
         # can still lose, up to the second-largest live total). No bets are out yet on a
         # new street, so that is everyone with chips, when at least two have chips.
@@ -401,24 +469,27 @@ class RazzHand:
         self.aggressions = 0
         self.raise_size = 0
         self.shorts = []
-        out = [
-            Event(
-                "betting",
-                {
-                    "street": street,
-                    "opener": self.seat_ids[opener],
-                    "bet": rules.small_bet if street <= 4 else rules.big_bet,  # bet_size
-                },
+        out.append(
+            _new(
+                Event,
+                (
+                    "betting",
+                    {
+                        "street": street,
+                        "opener": self.seat_ids[opener],
+                        "bet": self._stakes.bet[street],
+                    },
+                    None,
+                    (),
+                ),
             )
-        ]
+        )
         if not actors:
-            out += self._end_betting()
-        return out
+            self._end_betting(out)
 
-    def _end_betting(self) -> list[Event]:
+    def _end_betting(self, out: list[Event]) -> None:
         self.actors = []
         self.bring_in_pending = self.completion_pending = False
-        out: list[Event] = []
         n, bets, folded = self.n, self.bets, self.folded
         # Uncalled chips go back (pokerkit: collect_bets, cut at the second-highest bet; the
         # last live player gets back what no one else matched).
@@ -428,8 +499,8 @@ class RazzHand:
             out.append(self._refund(bets.index(top), top - cutoff))
         self.bets = [0] * n
         if folded.count(False) == 1:
-            out += self._award_uncontested(folded.index(False))
-            return out
+            self._award_uncontested(folded.index(False), out)
+            return
         stacks = self.stacks
         if self.street == 7:
             out.extend(self._showdown())
@@ -440,13 +511,12 @@ class RazzHand:
             self._phh_show(live)
             while self.street < 7:
                 self.street += 1
-                out.extend(self._deal_street())
+                self._deal_street(out)
             out.extend(self._showdown())
         else:
             self.street += 1
-            out.extend(self._deal_street())
-            out.extend(self._begin_betting())
-        return out
+            self._deal_street(out)
+            self._begin_betting(out)
 
     def _refund(self, p: int, amount: int) -> Event:
         self.stacks[p] += amount
@@ -454,11 +524,14 @@ class RazzHand:
         if self.street and self.bets[p] >= amount:
             self.bets[p] -= amount
         seat = self.seat_ids[p]
-        return Event(
-            "refund",
-            {"seat": seat, "amount": amount},
-            None,
-            (ChipMove(seat, -amount, "refund"),),
+        return _new(
+            Event,
+            (
+                "refund",
+                {"seat": seat, "amount": amount},
+                None,
+                (_new(ChipMove, (seat, -amount, "refund")),),
+            ),
         )
 
     # -------------------------------------------------------------- can / do
@@ -497,8 +570,7 @@ class RazzHand:
         """The street totals a completion/bet/raise may go to: the fixed one first."""
         bets, stacks, folded = self.bets, self.stacks, self.folded
         top = max(bets)
-        rules = self.rules
-        size = rules.small_bet if self.street <= 4 else rules.big_bet  # rules.bet_size
+        size = self._stakes.bet[self.street]
         if self.raise_size > size:
             size = self.raise_size
         full = size if self.completion_pending else top + size
@@ -514,24 +586,50 @@ class RazzHand:
 
     def _allowed(self, p: int) -> tuple[str, ...]:
         """The action kinds the current actor ``p`` may take (the fast path of
-        legal_actions), computed once per turn."""
+        legal_actions), computed once per turn; with an aggression among them, also its
+        fixed-limit total (``_target``, the first of :meth:`_raise_targets`).
+
+        The aggression test is :meth:`_aggression_block` inlined."""
         kinds = self._kinds
         if kinds is not None:
             return kinds
-        bets = self.bets
+        bets, stacks = self.bets, self.stacks
         top = max(bets)
+        mine = bets[p]
+        stack = stacks[p]
         if self.bring_in_pending:
-            kinds = ("bring_in",)
-        elif bets[p] >= top:
-            kinds = ("check",)
+            base = 0
+        elif mine >= top:
+            base = 1
         else:
-            kinds = ("fold", "call")
-        if self._aggression_block(p, top) is None:
-            if self.completion_pending:
-                kinds += ("complete",)
-            else:
-                kinds += ("bet",) if top == 0 else ("raise",)
-        self._kinds = kinds
+            base = 2
+        owed = top - mine
+        raise_size = self.raise_size
+        aggression = 0  # none
+        if not (
+            (owed > 0 and min(stack, owed) < raise_size)
+            or self.aggressions >= MAX_AGGRESSIONS
+            or (self.shorts and sum(self.shorts) < raise_size and p in self.acted)
+            or stack <= owed
+        ):
+            # Someone else must still be able to match more than the top bet.
+            folded = self.folded
+            reach = 0
+            for i in range(self.n):
+                if i != p and not folded[i] and stacks[i] + bets[i] > reach:
+                    reach = stacks[i] + bets[i]
+            if reach > top:
+                size = self._stakes.bet[self.street]
+                if raise_size > size:
+                    size = raise_size
+                if self.completion_pending:
+                    aggression = 1
+                    full = size
+                else:
+                    aggression = 2 if top == 0 else 3
+                    full = top + size
+                self._target = full if stack + mine > full else stack + mine
+        kinds = self._kinds = KINDS[base][aggression]
         return kinds
 
     def allowed_kinds(self, seat: int) -> tuple[str, ...]:
@@ -560,7 +658,7 @@ class RazzHand:
         call = min(self.stacks[p], top - mine)
         opts: list[ActionOption] = []
         if self.bring_in_pending:
-            cost = min(self.stacks[p], self.rules.bring_in)
+            cost = min(self.stacks[p], self._stakes.bring_in)
             opts.append(ActionOption("bring_in", True, None, cost, mine + cost))
         else:
             opts.append(ActionOption("bring_in", False, "the bring-in is only on 3rd street"))
@@ -618,7 +716,7 @@ class RazzHand:
             p = actors[0]
             kind = action.kind
             if self.seat_ids[p] == action.seat and kind in (self._kinds or self._allowed(p)):
-                return p, (self._raise_targets(p)[0] if kind in AGGRESSIONS else None)
+                return p, (self._target if kind in AGGRESSIONS else None)
         return self._check(action)
 
     def _check(self, action: Action) -> tuple[int, int | None]:
@@ -674,18 +772,19 @@ class RazzHand:
             and kind in (self._kinds or self._allowed(p))
         ):
             # A plain legal action by the current actor (as in _validate, inlined).
-            target = self._raise_targets(p)[0] if kind in AGGRESSIONS else None
+            target = self._target if kind in AGGRESSIONS else None
         else:
             p, target = self._check(action)
         # Do it (inline: one call per action less).
         seat = self.seat_ids[p]
+        street = self.street
         del actors[0]
         self._kinds = None
         self.acted.add(p)
         stacks, bets = self.stacks, self.bets
-        data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street}
-        if action.timed_out:
-            data["timed_out"] = True
+        # The event data is built in one dict display per kind (keys in the order seat,
+        # action, street, [timed_out], amount, to, all_in).
+        data: dict[str, Any]
         moves: tuple[ChipMove, ...] = ()
         last_live = False
         if kind == "check" or kind == "call":
@@ -700,22 +799,30 @@ class RazzHand:
                 mine += cost
                 bets[p] = mine
                 self.contrib[p] += cost
-                moves = (ChipMove(seat, cost, "match"),)
-            data["amount"] = cost
-            data["to"] = mine
-            data["all_in"] = stack == 0
+                moves = (_new(ChipMove, (seat, cost, "match")),)
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": mine,
+                "all_in": stack == 0,
+            }
             self.phh_actions.append(PHH_CC[p])
         elif kind == "fold":
-            self.folded[p] = True
+            folded = self.folded
+            folded[p] = True
             self.phh_actions.append(PHH_FOLD[p])
-            last_live = self.folded.count(False) == 1
+            last_live = folded.count(False) == 1
+            data = {"seat": seat, "action": kind, "street": street}
         elif kind == "bring_in":
-            cost = min(stacks[p], self.rules.bring_in)
-            self._put(p, cost)
+            cost = min(stacks[p], self._stakes.bring_in)
+            stacks[p] -= cost
+            bets[p] += cost
+            self.contrib[p] += cost
             self.bring_in_pending = False
-            moves = (ChipMove(seat, cost, "bring_in"),)
-            data["amount"] = cost
-            data["to"] = bets[p]
+            moves = (_new(ChipMove, (seat, cost, "bring_in")),)
+            data = {"seat": seat, "action": kind, "street": street, "amount": cost, "to": bets[p]}
             self.phh_actions.append(PHH_BRING_IN[p])
         else:
             assert target is not None
@@ -723,46 +830,53 @@ class RazzHand:
             top = max(bets)
             cost = target - bets[p]
             increment = target - top
-            self._put(p, cost)
+            stacks[p] -= cost
+            bets[p] = target
+            self.contrib[p] += cost
             self.bring_in_pending = self.completion_pending = False
             # Everyone else with chips acts again, clockwise from the aggressor.
             if True in folded or 0 in stacks:
-                actors[:] = [i for i in ROTATION[n][p][1:] if not folded[i] and stacks[i] > 0]
+                actors[:] = [i for i in AFTER[n][p] if not folded[i] and stacks[i] > 0]
             else:
-                actors[:] = ROTATION[n][p][1:]
+                actors[:] = AFTER[n][p]
             self.opener = p
-            if self.street == 7:
+            if street == 7:
                 self.last_aggressor = p
             # pokerkit: a raise at least as big as the last one reopens the betting for all.
-            if increment >= self.raise_size:
+            raise_size = self.raise_size
+            if increment >= raise_size:
                 self.acted = {p}
-            self.raise_size = max(self.raise_size, increment)
+                raise_size = self.raise_size = increment
             self.aggressions += 1
-            if stacks[p]:
-                self.shorts.clear()
-            else:
-                self.shorts.append(increment)
-            if sum(self.shorts) >= self.raise_size:
-                self.shorts.clear()
-            moves = (ChipMove(seat, cost, "bet"),)
-            data["amount"] = cost
-            data["to"] = target
-            data["all_in"] = stacks[p] == 0
+            shorts = self.shorts
+            all_in = not stacks[p]
+            if all_in:
+                shorts.append(increment)
+                if sum(shorts) >= raise_size:
+                    shorts.clear()
+            elif shorts:
+                shorts.clear()
+            moves = (_new(ChipMove, (seat, cost, "bet")),)
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": target,
+                "all_in": all_in,
+            }
             self.phh_actions.append(f"p{p + 1} cbr {target}")
-        out = [Event("action", data, None, moves)]
+        if action.timed_out:
+            data = {"seat": seat, "action": kind, "street": street, "timed_out": True, **data}
+        out = [_new(Event, ("action", data, None, moves))]
         if not actors or last_live:
-            out += self._end_betting()
+            self._end_betting(out)
         self.log.extend(out)
         return out
 
-    def _put(self, p: int, amount: int) -> None:
-        self.stacks[p] -= amount
-        self.bets[p] += amount
-        self.contrib[p] += amount
-
     # ---------------------------------------------------------------- showdown
 
-    def _award_uncontested(self, winner: int) -> list[Event]:
+    def _award_uncontested(self, winner: int, out: list[Event]) -> None:
         amount = sum(self.contrib)
         seat = self.seat_ids[winner]
         self.stacks[winner] += amount
@@ -776,15 +890,18 @@ class RazzHand:
             "mucked": [],
             "stacks": final,
         }
-        return [
-            Event(
-                "award",
-                {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
-                None,
-                (ChipMove(seat, -amount, "award"),),
-            ),
-            Event("hand_over", {"stacks": dict(final)}),
-        ]
+        out.append(
+            _new(
+                Event,
+                (
+                    "award",
+                    {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
+                    None,
+                    (_new(ChipMove, (seat, -amount, "award")),),
+                ),
+            )
+        )
+        out.append(_new(Event, ("hand_over", {"stacks": final.copy()}, None, ())))
 
     def _final_stacks(self) -> dict[str, int]:
         """{seat as text: chips}, as the result and the hand_over event give them."""
