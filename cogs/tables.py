@@ -157,17 +157,15 @@ class TablesCog(commands.Cog, name="Tables"):
         self._told_dm_closed: set[tuple[int, int]] = set()
         self._outbox: dict[int, list[str]] = {}
         self._closed: dict[int, TableView] = {}
+        self._warm: asyncio.Task[None] | None = None
         self._where: dict[int, dict[str, tuple[int, int]]] = {}
         """table id -> message kind -> (channel id, message id), as stored."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
-        # the ace-to-five low table is built on first use (~0.3 s of CPU); build it now,
-        # not in the middle of the first 5th street while every table waits
-        from bot.engine.cards import parse_cards
-        from bot.engine.hands.low import low_name
-
-        low_name(parse_cards("As 2d 3c 4h 5s"))
+        # the ace-to-five low table is built on first use (~0.3 s of CPU): build it now in
+        # a worker thread, not in the middle of the first 5th street while every table waits
+        self._warm = asyncio.create_task(asyncio.to_thread(_warm_low_table), name="warm-low")
         if self.bot.relay is not None:
             self.bot.relay.target = self
 
@@ -574,6 +572,13 @@ class TablesCog(commands.Cog, name="Tables"):
                 await self._send_dm(table_id, user_id, None)
 
         self.updates.submit(f"dm:{table_id}:{user_id}", check)
+
+
+def _warm_low_table() -> None:
+    from bot.engine.cards import parse_cards
+    from bot.engine.hands.low import low_name
+
+    low_name(parse_cards("As 2d 3c 4h 5s"))
 
 
 async def setup(bot: HomeGameBot) -> None:
