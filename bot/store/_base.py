@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -51,10 +51,24 @@ class TxBase:
     afterwards raises :class:`StoreError` rather than writing outside any transaction.
     """
 
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        clock: Callable[[], float],
+        *,
+        enter: Callable[[], Awaitable[None]] | None = None,
+        begin: str | None = None,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._live = True
+        self._enter = enter
+        """Lazy transaction: joins the writers' queue at the first statement."""
+        self._begin = begin
+        """Lazy transaction: the BEGIN still to send (with the first statement)."""
+        self._begun = False
+        self._finished = False
+        """Committed (or rolled back) by an operation given ``commit=True``."""
 
     def now(self) -> int:
         """The store's clock, in whole unix seconds."""
@@ -67,41 +81,82 @@ class TxBase:
         if not self._live:
             raise StoreError("this transaction has ended; open a new one")
 
-    async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def _ready(self) -> str | None:
+        """Before a statement: check, enter the writers' queue if not yet (lazy), and
+        return the BEGIN the statement's round trip must send first (None: already sent)."""
         self._check()
+        if self._enter is not None:
+            enter, self._enter = self._enter, None
+            await enter()
+        begin, self._begin = self._begin, None
+        self._begun = True
+        return begin
+
+    async def _open(self) -> None:
+        begin = await self._ready()
+        if begin is not None:
+            await self._db.execute(begin)
+
+    async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        await self._open()
         async with self._db.execute(sql, params) as cur:
             row: sqlite3.Row | None = await cur.fetchone()
             return row
 
     async def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        self._check()
+        await self._open()
         async with self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
     async def _exec(self, sql: str, params: Params = ()) -> int:
         """Run a write; returns the number of rows it changed."""
-        self._check()
+        await self._open()
         async with self._db.execute(sql, params) as cur:
             return cur.rowcount
 
     async def _insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; returns the new row id."""
-        self._check()
+        await self._open()
         async with self._db.execute(sql, params) as cur:
             rowid = cur.lastrowid
         if rowid is None:  # pragma: no cover - sqlite always sets it after an INSERT
             raise StoreError("insert returned no row id")
         return rowid
 
-    async def _in_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _in_thread(self, fn: Callable[[sqlite3.Connection], T], *, commit: bool = False) -> T:
         """Run ``fn(connection)`` on aiosqlite's worker thread: many statements for one
         round trip (each ``await`` of a statement is a thread hop and a loop wake-up).
+        A lazy transaction's ``BEGIN`` goes first in the same trip; with ``commit`` the
+        ``COMMIT`` goes last (``ROLLBACK`` if ``fn`` raised) and the transaction is over.
 
         ``fn`` must only run statements inside the open transaction (it is a plain sqlite3
         connection). Uses aiosqlite's ``Connection._execute`` (its queue to the worker
         thread, the same call every public aiosqlite method makes; tests cover it)."""
-        self._check()
+        begin = await self._ready()
         db = self._db
         conn: sqlite3.Connection = db._conn
-        result: T = await db._execute(fn, conn)  # type: ignore[no-untyped-call]
+
+        def run(conn: sqlite3.Connection) -> T:
+            if begin is not None:
+                conn.execute(begin)
+            if not commit:
+                return fn(conn)
+            try:
+                out = fn(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            return out
+
+        if not commit:
+            result: T = await db._execute(run, conn)  # type: ignore[no-untyped-call]
+            return result
+        try:
+            result = await db._execute(run, conn)  # type: ignore[no-untyped-call]
+        finally:
+            # committed, or rolled back on the thread: nothing may follow in this block
+            self._finished = True
+            self._end()
         return result

@@ -32,7 +32,7 @@ from bot.store.errors import (
     StoreError,
 )
 from bot.store.ledger import account_from_row
-from bot.store.models import LEDGER_KINDS, POT_KINDS_IN, TABLE_STATUSES, HandResult
+from bot.store.models import LEDGER_KINDS, POT_KINDS_IN, TABLE_STATUSES, Hand, HandResult
 from bot.store.tables import TableOps, event_rows, finish_rows
 
 _SAVEPOINT = "record_action"
@@ -168,6 +168,34 @@ class ActionOps(TableOps):
                     balances[uid] = created.balance
         return TableAccounts(table_id, guild_id, season_id, pot, practice, wallets, balances)
 
+    async def begin_hand(self, table_id: int) -> Hand:
+        """:meth:`start_hand` in one round trip: number the table's next hand and mark it
+        running (refused for a closed table or while a hand runs)."""
+        now = self.now()
+
+        def run(conn: sqlite3.Connection) -> Hand:
+            row = conn.execute(
+                "SELECT status, game, (SELECT COALESCE(MAX(number), 0) FROM hands"
+                " WHERE table_id = tables.id), (SELECT number FROM hands"
+                " WHERE table_id = tables.id AND status = 'running') FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no table {table_id}")
+            status, game, last, running = row
+            if status == "closed":
+                raise StoreError(f"table {table_id} is closed")
+            if running is not None:
+                raise StoreError(f"hand {running} of table {table_id} is still running")
+            cur = conn.execute(
+                "INSERT INTO hands (table_id, number, game, started_at) VALUES (?, ?, ?, ?)",
+                (table_id, last + 1, game, now),
+            )
+            assert cur.lastrowid is not None
+            return Hand(cur.lastrowid, table_id, last + 1, game, "running", now, None, None, None)
+
+        return await self._in_thread(run)
+
     async def record_action(
         self,
         accounts: TableAccounts,
@@ -181,6 +209,7 @@ class ActionOps(TableOps):
         deadline: int | None = None,
         status: str | None = None,
         balances_of: Collection[int] = (),
+        commit: bool = False,
     ) -> ActionRecord:
         """Write one action of table ``accounts.table_id`` in ONE round trip, all or nothing:
 
@@ -192,7 +221,10 @@ class ActionOps(TableOps):
         - ``finish``: then the hand ends (as :meth:`finish_hand`);
         - ``snapshot`` (if given): the table row is saved as :meth:`save_table` does, with
           the optimistic check against ``expected_version`` (:class:`StaleVersion`);
-        - ``balances_of``: user ids whose wallet balance to return, read after the writes.
+        - ``balances_of``: user ids whose wallet balance to return, read after the writes;
+        - ``commit``: the transaction's ``COMMIT`` goes in the same round trip (nothing may
+          follow in the block; with ``store.transaction(lazy=True)`` and no statement
+          before, the whole transaction is this one trip).
 
         A season that ended since ``accounts`` was read raises :class:`StaleSeason`. On
         any refusal nothing was written (the statements run inside a savepoint).
@@ -202,6 +234,8 @@ class ActionOps(TableOps):
         # everything that can be checked without the database, before it
         deltas: dict[int, list[int]] = {}
         rows: list[tuple[Any, ...]] = []
+        if moves and accounts.practice:
+            raise StoreError(f"table {table_id} is a practice table: no league chips move")
         for user_id, amount, kind in moves:
             _check_move(user_id, amount, kind)
             wallet = accounts.wallets.get(user_id)
@@ -225,8 +259,6 @@ class ActionOps(TableOps):
                     now,
                 )
             )
-        if moves and accounts.practice:
-            raise StoreError(f"table {table_id} is a practice table: no league chips move")
         if (events or finish is not None) and hand_id is None:
             raise StoreError("events and a hand's end need the hand's id")
         if finish is not None:
@@ -318,7 +350,7 @@ class ActionOps(TableOps):
                     balances[asked[r[0]]] = r[1]
             return ActionRecord(version, last_seq, balances, pot)
 
-        return await self._in_thread(write)
+        return await self._in_thread(write, commit=commit)
 
 
 def _refuse_moves(conn: sqlite3.Connection, account: int, seq: Sequence[int], season: int) -> None:

@@ -150,11 +150,17 @@ class Store:
         await self.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, *, lazy: bool = False) -> AsyncIterator[Tx]:
         """A write transaction: ``BEGIN IMMEDIATE`` (takes SQLite's write lock up front, so
         it never fails half-way on a lock upgrade), ``COMMIT`` on success, ``ROLLBACK`` on
-        any exception (which then propagates). Writers in this process run one at a time."""
-        async with self._session("BEGIN IMMEDIATE") as tx:
+        any exception (which then propagates). Writers in this process run one at a time.
+
+        ``lazy``: the writers' queue and ``BEGIN IMMEDIATE`` are entered at the block's
+        first statement (sent in the same round trip when it is a one-trip operation such as
+        :meth:`Tx.record_action`), so work before it (e.g. a game engine's step) does not
+        hold up other writers; a block without statements costs nothing. An operation
+        given ``commit=True`` ends the transaction in its own round trip."""
+        async with self._session("BEGIN IMMEDIATE", lazy=lazy) as tx:
             yield tx
 
     @asynccontextmanager
@@ -165,35 +171,54 @@ class Store:
             yield tx
 
     @asynccontextmanager
-    async def _session(self, begin: str, *, query_only: bool = False) -> AsyncIterator[Tx]:
+    async def _session(
+        self, begin: str, *, query_only: bool = False, lazy: bool = False
+    ) -> AsyncIterator[Tx]:
         current = asyncio.current_task()
         if current is not None and self._holder is current:
             # the lock is not re-entrant: waiting for it here would wait forever
             raise StoreError("a store transaction is already open in this task")
-        async with self._lock:
+        held = False
+
+        async def enter() -> None:
+            nonlocal held
+            await self._lock.acquire()
+            held = True
             self._holder = current
-            try:
-                if query_only:
-                    await self._db.execute("PRAGMA query_only = ON")
+            if query_only:
+                await self._db.execute("PRAGMA query_only = ON")
+
+        try:
+            if lazy:
+                tx = Tx(self._db, self._clock, enter=enter, begin=begin)
+            else:
+                await enter()
                 await self._db.execute(begin)
                 tx = Tx(self._db, self._clock)
-                try:
-                    yield tx
-                except BaseException:
-                    tx._end()
-                    await self._db.execute("ROLLBACK")
-                    raise
+                tx._begun = True
+            try:
+                yield tx
+            except BaseException:
                 tx._end()
+                if tx._begun and not tx._finished:
+                    await self._db._execute(_rollback_if_open, self._db._conn)  # type: ignore[no-untyped-call]
+                raise
+            tx._end()
+            if tx._begun and not tx._finished:
                 try:
                     await self._db.execute("COMMIT")
                 except BaseException:
                     if self._db.in_transaction:
                         await self._db.execute("ROLLBACK")
                     raise
-            finally:
-                if query_only:
-                    await self._db.execute("PRAGMA query_only = OFF")
-                self._holder = None
+        finally:
+            if held:
+                try:
+                    if query_only:
+                        await self._db.execute("PRAGMA query_only = OFF")
+                finally:
+                    self._holder = None
+                    self._lock.release()
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:
         """Run the audit (see :mod:`bot.store.audit`) on a consistent view."""
@@ -209,6 +234,13 @@ class Store:
                 await self._db.backup(target)
 
         await _backup_to(out, copy)
+
+
+def _rollback_if_open(conn: sqlite3.Connection) -> None:
+    """On the connection's thread: roll back if a transaction is still open (a statement
+    in flight when the block failed may already have ended it)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 async def backup_file(path: str | Path, out: str | Path) -> None:

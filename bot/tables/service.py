@@ -307,14 +307,16 @@ class TableService:
             step = Step()
             before = self._private_marks(live)
             try:
-                async with self.store.transaction() as tx:
+                # lazy: the engine's step runs outside the store's writers' queue; a plain
+                # action then costs one round trip (BEGIN, its writes, COMMIT)
+                async with self.store.transaction(lazy=True) as tx:
                     ret = await do(live, tx, step)
                     if step.closed:
                         live.status = "closed"
                         live.deadline = None
                         await self._flush(live, tx, step)
                     else:
-                        saved = await self._flush(live, tx, step, save=True)
+                        saved = await self._flush(live, tx, step, save=True, commit=True)
                         assert saved is not None and saved.version is not None
                         live.version = saved.version
             except BaseException:
@@ -356,12 +358,20 @@ class TableService:
         return acc
 
     async def _flush(
-        self, live: LiveTable, tx: Tx, step: Step, *, balances: bool = False, save: bool = False
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        *,
+        balances: bool = False,
+        save: bool = False,
+        commit: bool = False,
     ) -> ActionRecord | None:
         """Send the step's pending writes (chip moves, hand events, the hand's end; with
         ``save`` the table row, with ``balances`` the seated players' wallet balances back)
-        to the store in ONE round trip. Called at the end of each mutation and before any
-        other store call inside it, so every read sees the writes before it."""
+        to the store in ONE round trip (``commit``: the transaction's COMMIT too). Called at
+        the end of each mutation and before any other store call inside it, so every read
+        sees the writes before it."""
         if not (step.moves or step.log or step.finish or balances or save):
             return None
         extra: dict[str, Any] = {}
@@ -385,6 +395,7 @@ class TableService:
                     events=step.log,
                     finish=step.finish,
                     balances_of=asked,
+                    commit=commit,
                     **extra,
                 )
             except StaleSeason:
@@ -475,7 +486,7 @@ class TableService:
             step.announcements.append(f"Waiting for players: {reason}")
             return False
         await self._flush(live, tx, step)
-        hand = await tx.start_hand(live.id)
+        hand = await tx.begin_hand(live.id)
         live.hand_id = hand.id
         live.hand_number = hand.number
         live.paid, live.won = {}, {}
