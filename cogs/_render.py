@@ -4,7 +4,10 @@
   public cards and recent events, with **Join**, **Leave**, **Start**, **My hand** and, for
   Razz, the betting buttons enabled from ``TableView.public_actions``;
 - the **hand view** (a DM, or the ephemeral answer to **My hand**): the user's cards, hand
-  name and strength, and the private controls (**Lay down**, **Play on**, the discard menu).
+  name and strength, and the private controls (**Lay down**, **Play on**, the discard menu);
+- the **pictures** attached to them: the hand image of one PrivateView (its own user's cards
+  only) and the showdown image of a hand's public events (what each shown hand held, the
+  winners marked). Building a picture is cheap; rendering its PNG is CPU work for a thread.
 
 It only ever reads what the view it is given contains: a TableView has no hidden cards, so
 the table message cannot leak one.
@@ -13,17 +16,20 @@ the table message cannot leak one.
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.engine.cards import Card, parse_card
+from bot.render.images import render_hand, render_showdown
 from bot.render.text import SeatRow, cards_text, format_chips, seats_table
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
 if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
-    from bot.tables.views import PrivateView, SeatView, TableView
+    from bot.tables.views import PrivateView, Published, SeatView, TableView
 
 GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
 STATUS_WORDS = {
@@ -111,6 +117,8 @@ def table_embed(view: TableView) -> discord.Embed:
         lines.append("To act: " + ", ".join(f"<@{u}>" for u in sorted(view.to_act_user_ids)))
     if view.community:
         lines.append(f"Community card: {cards_text(view.community)}")
+    if view.practice:
+        lines.append("Practice table: computer players, play chips; no league chips move.")
     if view.status == "closed":
         lines.append("This table is closed.")
     embed = discord.Embed(
@@ -264,3 +272,84 @@ def private_components(pv: PrivateView) -> discord.ui.View:
             )
         )
     return ui
+
+
+# ----------------------------------------------------------------------------- card images
+
+HAND_FILE = "hand.png"
+SHOWDOWN_FILE = "showdown.png"
+
+
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """What a hand image shows: its owner's cards, in order, and the label above them.
+    Two equal pictures give the same PNG bytes (the renderer writes no metadata)."""
+
+    cards: tuple[Card, ...]
+    label: str
+
+
+def hand_picture(pv: PrivateView) -> HandPicture | None:
+    """The picture of ``pv``'s hand (None: no cards dealt). Only ever the cards of the
+    PrivateView's own user: Razz down cards then up cards, labelled which are which."""
+    title = GAME_TITLES.get(pv.game, pv.game)
+    if pv.game == "razz":
+        if not pv.down_cards and not pv.up_cards:
+            return None
+        label = (
+            f"{title} · first {len(pv.down_cards)} down (only you), "
+            f"then {len(pv.up_cards)} up (everyone)"
+        )
+        return HandPicture((*pv.down_cards, *pv.up_cards), label)
+    if not pv.cards:
+        return None
+    label = f"{title} · {pv.hand_name}" if pv.hand_name else title
+    return HandPicture(tuple(pv.cards), label)
+
+
+def render_hand_picture(picture: HandPicture) -> bytes:
+    """The PNG of a hand picture (CPU work: call it in a worker thread)."""
+    return render_hand(picture.cards, label=picture.label)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownPicture:
+    """The hands shown at a showdown, in seat order, and which rows won chips."""
+
+    hands: tuple[tuple[str, tuple[Card, ...], str], ...]
+    winners: frozenset[int]
+
+
+def showdown_picture(published: Published) -> ShowdownPicture | None:
+    """The showdown of a published hand end, read from its public events only (Zoot and
+    Wheelers: ``showdown`` and ``game_over``; Razz: ``show`` and ``award``). None when no
+    hand was shown (everyone folded, or nobody laid down)."""
+    names = {s.seat: s.name for s in published.view.seats}
+    shown: dict[int, tuple[tuple[Card, ...], str]] = {}
+    won: set[int] = set()
+    for event in published.events:
+        if event.visible_to is not None:
+            continue  # a private event never reaches a public picture
+        data = event.data
+        if event.kind == "showdown":
+            for seat, hand in dict(data.get("hands", {})).items():
+                shown[int(seat)] = (tuple(parse_card(c) for c in hand["cards"]), str(hand["name"]))
+        elif event.kind == "show":
+            cards = tuple(parse_card(c) for c in data["cards"])
+            shown[int(data["seat"])] = (cards, str(data.get("low", "")))
+        elif event.kind == "game_over":
+            result = data.get("result", {})
+            won.update(int(s) for s, amount in dict(result.get("awards", {})).items() if amount)
+        elif event.kind == "award" and int(data.get("amount", 0)) > 0:
+            won.add(int(data["seat"]))
+    if not shown:
+        return None
+    seats = sorted(shown)
+    hands = tuple((names.get(s, f"Seat {s}"), shown[s][0], shown[s][1]) for s in seats)
+    winners = frozenset(i for i, s in enumerate(seats) if s in won)
+    return ShowdownPicture(hands, winners)
+
+
+def render_showdown_picture(picture: ShowdownPicture) -> bytes:
+    """The PNG of a showdown picture (CPU work: call it in a worker thread)."""
+    return render_showdown(picture.hands, winner_indexes=set(picture.winners))

@@ -1,5 +1,6 @@
 """League administration: ``/league setup|show|void``, ``/league season start|end``,
-``/chips grant|take``, ``/audit`` and ``/ledger export``.
+``/chips grant|take``, ``/audit`` and ``/ledger export`` (``/hand action:void`` of the
+tables cog calls the same :func:`void_hand_here`).
 
 Two locks on every command here. Discord hides them from members without Manage Server
 (``default_permissions``; a server may widen that in its Integrations settings, e.g. for
@@ -55,6 +56,39 @@ def is_league_admin(interaction: discord.Interaction, league: League | None) -> 
         role_id is not None
         and isinstance(member, discord.Member)
         and any(r.id == role_id for r in member.roles)
+    )
+
+
+async def require_league_admin(bot: HomeGameBot, interaction: discord.Interaction) -> int:
+    """The guild id, if the user may administer its league (Manage Server, Administrator or
+    the league's admin role), else :class:`NotLeagueAdmin` before anything changes."""
+    guild_id = _guild_id(interaction)
+    async with bot.store.read() as tx:
+        league = await tx.find_league(guild_id)
+    if not is_league_admin(interaction, league):
+        raise NotLeagueAdmin(
+            "Only members with Manage Server or the league's admin role may do that. "
+            "Nothing was changed."
+        )
+    return guild_id
+
+
+async def void_hand_here(bot: HomeGameBot, interaction: discord.Interaction) -> None:
+    """Void the hand in progress at this channel's table (``/league void`` and
+    ``/hand action:void``): everyone gets back what they put in (ledger ``void`` rows)."""
+    await require_league_admin(bot, interaction)
+    service = bot.service
+    if service is None or interaction.channel_id is None:
+        raise GameError("Tables are not running on this bot.")
+    view = await service.table_in_channel(interaction.channel_id)
+    if view is None:
+        raise GameError("There is no table in this channel.")
+    hand = view.hand_number
+    await service.void_hand(view.table_id, interaction.user.id, may_manage=True)
+    await interaction.response.send_message(
+        f"{interaction.user.mention} voided hand {hand} at table #{view.table_id}: every "
+        "chip it moved went back to whoever paid it.",
+        allowed_mentions=_NONE,
     )
 
 
@@ -146,15 +180,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         self.bot = bot
 
     async def _require_admin(self, interaction: discord.Interaction) -> int:
-        guild_id = _guild_id(interaction)
-        async with self.bot.store.read() as tx:
-            league = await tx.find_league(guild_id)
-        if not is_league_admin(interaction, league):
-            raise NotLeagueAdmin(
-                "Only members with Manage Server or the league's admin role may do that. "
-                "Nothing was changed."
-            )
-        return guild_id
+        return await require_league_admin(self.bot, interaction)
 
     # ------------------------------------------------------------------ /league
 
@@ -286,20 +312,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         name="void", description="Void the hand in progress at this channel's table (refunds all)"
     )
     async def void(self, interaction: discord.Interaction) -> None:
-        await self._require_admin(interaction)
-        service = self.bot.service
-        if service is None or interaction.channel_id is None:
-            raise GameError("Tables are not running on this bot.")
-        view = await service.table_in_channel(interaction.channel_id)
-        if view is None:
-            raise GameError("There is no table in this channel.")
-        hand = view.hand_number
-        await service.void_hand(view.table_id, interaction.user.id, may_manage=True)
-        await interaction.response.send_message(
-            f"{interaction.user.mention} voided hand {hand} at table #{view.table_id}: every "
-            "chip it moved went back to whoever paid it.",
-            allowed_mentions=_NONE,
-        )
+        await void_hand_here(self.bot, interaction)
 
     # ------------------------------------------------------------------ /league season
 

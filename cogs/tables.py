@@ -16,6 +16,12 @@ Discord's constraints shape the updates:
   never through an interaction token (they expire after 15 minutes);
 - nothing here ever runs while a table lock is held: the service calls :meth:`publish`
   after releasing it, and publish only schedules work.
+
+Card images: a hand DM (and the ephemeral **My hand**) carries a PNG of its owner's cards,
+re-attached only when the pictured hand changes; a result with a showdown carries a PNG of
+every shown hand, the winners marked. Both need the host's ``ui.images`` and the league's
+``images`` flag on; the text with the cards is sent either way. PNGs are rendered in a
+worker thread, never on the event loop.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +39,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.errors import InvalidConfig
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import RAZZ_ACTIONS, CustomId
 from cogs._render import (
+    HAND_FILE,
+    SHOWDOWN_FILE,
+    HandPicture,
+    ShowdownPicture,
+    hand_picture,
     private_components,
     private_embed,
+    render_hand_picture,
+    render_showdown_picture,
+    showdown_picture,
     table_components,
     table_embed,
     window_token,
@@ -51,6 +68,16 @@ log = logging.getLogger("homegame.tables")
 
 DM_CLOSED = 50007
 """Discord: "Cannot send messages to this user" (DMs closed or no shared server)."""
+
+LEAGUE_IMAGES_TTL = 5.0
+"""Seconds a league's ``images`` flag is kept in memory (``/league setup images:`` takes
+effect within this; each DM update would otherwise read the league)."""
+
+PRACTICE_FILL = 4
+"""A practice table without ``computers:`` gets enough computer players to seat this many."""
+
+UNKNOWN = object()
+"""No picture known on a message (never sent by this process): attach again."""
 
 
 # ----------------------------------------------------------------------------- who may click
@@ -132,6 +159,10 @@ GUTS_ORDER = [
     app_commands.Choice(name="simultaneous (secret choices)", value="simultaneous"),
     app_commands.Choice(name="in turn from the dealer's left", value="in_turn"),
 ]
+HAND_ACTIONS = [
+    app_commands.Choice(name="show my cards", value="show"),
+    app_commands.Choice(name="void the hand in progress (admins)", value="void"),
+]
 REVEAL = [
     app_commands.Choice(name="all hands are shown", value="all"),
     app_commands.Choice(name="losing hands may be mucked", value="winners"),
@@ -155,11 +186,17 @@ class TablesCog(commands.Cog, name="Tables"):
         self._rendered: dict[int, int] = {}
         """message id -> the newest state version shown on it (skips redundant edits)."""
         self._told_dm_closed: set[tuple[int, int]] = set()
-        self._outbox: dict[int, list[str]] = {}
+        self._outbox: dict[int, list[tuple[str, ShowdownPicture | None]]] = {}
         self._closed: dict[int, TableView] = {}
         self._warm: asyncio.Task[None] | None = None
         self._where: dict[int, dict[str, tuple[int, int]]] = {}
         """table id -> message kind -> (channel id, message id), as stored."""
+        self._pictures: dict[int, HandPicture | None] = {}
+        """hand message id -> the hand pictured in its attachment (None: no attachment)."""
+        self._league_images: dict[int, tuple[float, bool]] = {}
+        """guild id -> (when read, the league's images flag)."""
+        self._guild_of: dict[int, int] = {}
+        """table id -> its guild id."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
@@ -195,9 +232,21 @@ class TablesCog(commands.Cog, name="Tables"):
     # ------------------------------------------------------------------ opening tables
 
     async def _open(
-        self, interaction: discord.Interaction, game: str, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: dict[str, Any],
+        *,
+        practice: bool | None = None,
+        computers: int | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if computers is not None and not practice:
+            raise InvalidConfig(
+                "computers", "computer players sit only at a practice table: add practice:True"
+            )
+        if practice and computers is None:
+            computers = PRACTICE_FILL - 1
         view = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -205,7 +254,10 @@ class TablesCog(commands.Cog, name="Tables"):
             host_name=interaction.user.display_name,
             game=game,
             options=options,
+            practice=bool(practice),
+            computers=computers if practice else None,
         )
+        self._guild_of[view.table_id] = view.guild_id
         await interaction.response.send_message(
             embed=table_embed(view), view=table_components(view)
         )
@@ -222,6 +274,8 @@ class TablesCog(commands.Cog, name="Tables"):
         decision_seconds="seconds for each lay-down or discard window",
         excuse_matcher_ante="a player who matched the pot skips the next first ante",
         laydown_requires_cover="laying down needs at least the pot in your balance",
+        practice="a practice table: computer players fill the seats, play chips only",
+        computers="computer players at the practice table (default: enough for 4 players)",
     )
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def zoot(
@@ -232,6 +286,8 @@ class TablesCog(commands.Cog, name="Tables"):
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
+        practice: bool | None = None,
+        computers: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -243,6 +299,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 excuse_matcher_ante=excuse_matcher_ante,
                 laydown_requires_cover=laydown_requires_cover,
             ),
+            practice=practice,
+            computers=computers,
         )
 
     @app_commands.command(
@@ -256,6 +314,8 @@ class TablesCog(commands.Cog, name="Tables"):
         excuse_matcher_ante="a player who matched the pot skips the next first ante",
         laydown_requires_cover="laying down needs at least the pot in your balance",
         wraparound="straights may turn the corner (K-A-2)",
+        practice="a practice table: computer players fill the seats, play chips only",
+        computers="computer players at the practice table (default: enough for 4 players)",
     )
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def wheelers(
@@ -267,6 +327,8 @@ class TablesCog(commands.Cog, name="Tables"):
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
         wraparound: bool | None = None,
+        practice: bool | None = None,
+        computers: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -279,6 +341,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 laydown_requires_cover=laydown_requires_cover,
                 wheelers_wraparound=wraparound,
             ),
+            practice=practice,
+            computers=computers,
         )
 
     @app_commands.command(name="razz", description="Open a Razz table here (seven-card stud low)")
@@ -290,6 +354,8 @@ class TablesCog(commands.Cog, name="Tables"):
         big_bet="fixed bet from 5th street on",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
+        practice="a practice table: computer players fill the seats, play chips only",
+        computers="computer players at the practice table (default: enough for 4 players)",
     )
     @app_commands.choices(showdown_reveal=REVEAL)
     async def razz(
@@ -301,6 +367,8 @@ class TablesCog(commands.Cog, name="Tables"):
         big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        practice: bool | None = None,
+        computers: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -313,6 +381,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
             ),
+            practice=practice,
+            computers=computers,
         )
 
     # ------------------------------------------------------------------ /table, /hand
@@ -362,18 +432,79 @@ class TablesCog(commands.Cog, name="Tables"):
         self._refresh_table(view.table_id)
 
     @app_commands.command(
-        name="hand", description="Your cards at this channel's table (only you see them)"
+        name="hand",
+        description="Your cards at this channel's table (only you see them); admins: void the hand",
     )
     @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        action="show: your cards (default); void: void the hand in progress, refunding everyone"
+    )
+    @app_commands.choices(action=HAND_ACTIONS)
+    async def hand(self, interaction: discord.Interaction, action: str = "show") -> None:
+        if action == "void":
+            # the same code as /league void: its run-time check (Manage Server or the
+            # league's admin role) refuses anyone else before anything changes
+            from cogs.admin import void_hand_here
+
+            await void_hand_here(self.bot, interaction)
+            return
         view = await self._here(interaction)
         pv = await self.service.private_view(view.table_id, interaction.user.id)
         await self._send_private(interaction, pv)
 
     async def _send_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
+        picture = await self._picture_for(await self._guild(pv.table_id), pv)
+        extra: dict[str, Any] = {}
+        if picture is not None:
+            extra["file"] = await self._hand_file(picture)
         await interaction.response.send_message(
-            embed=private_embed(pv), view=private_components(pv), ephemeral=True
+            embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
         )
+
+    # ------------------------------------------------------------------ card images
+
+    async def _guild(self, table_id: int) -> int:
+        known = self._guild_of.get(table_id)
+        if known is None:
+            known = self._guild_of[table_id] = (await self.service.view(table_id)).guild_id
+        return known
+
+    async def _images_on(self, guild_id: int) -> bool:
+        """Both switches on: the host's ``ui.images`` and the league's ``images`` flag
+        (kept :data:`LEAGUE_IMAGES_TTL` seconds; a guild without a league draws them)."""
+        if not self.bot.settings.ui.images:
+            return False
+        now = time.monotonic()
+        cached = self._league_images.get(guild_id)
+        if cached is not None and now - cached[0] < LEAGUE_IMAGES_TTL:
+            return cached[1]
+        async with self.bot.store.read() as tx:
+            league = await tx.find_league(guild_id)
+        on = True if league is None else league.images
+        self._league_images[guild_id] = (now, on)
+        return on
+
+    async def _picture_for(self, guild_id: int, pv: PrivateView) -> HandPicture | None:
+        """The hand picture to attach for ``pv`` (None: images off or no cards)."""
+        if not await self._images_on(guild_id):
+            return None
+        return hand_picture(pv)
+
+    async def _hand_file(self, picture: HandPicture) -> discord.File:
+        png = await asyncio.to_thread(render_hand_picture, picture)
+        alt = f"{picture.label}: {' '.join(c.pretty for c in picture.cards)}"
+        return discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt[:1024])
+
+    async def _hand_attachments(
+        self, pv: PrivateView, message_id: int
+    ) -> tuple[HandPicture | None, list[discord.File] | None]:
+        """The picture of ``pv`` and the new attachments of the hand message
+        ``message_id`` showing it: None when its picture has not changed (the edit leaves
+        the attachment as it is), ``[]`` to remove it (images off, no cards), else the PNG."""
+        picture = await self._picture_for(await self._guild(pv.table_id), pv)
+        if self._pictures.get(message_id, UNKNOWN) == picture:
+            return picture, None
+        return picture, [] if picture is None else [await self._hand_file(picture)]
 
     # ------------------------------------------------------------------ clicks
 
@@ -438,9 +569,16 @@ class TablesCog(commands.Cog, name="Tables"):
         message = interaction.message
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
+        extra: dict[str, Any] = {}
+        if message is not None:
+            picture, files = await self._hand_attachments(pv, message.id)
+            if files is not None:
+                extra["attachments"] = files
         await interaction.response.edit_message(
-            embed=private_embed(pv), view=private_components(pv)
+            embed=private_embed(pv), view=private_components(pv), **extra
         )
+        if "attachments" in extra and message is not None:
+            self._pictures[message.id] = picture
 
     # ------------------------------------------------------------------ subscriber
 
@@ -449,25 +587,46 @@ class TablesCog(commands.Cog, name="Tables"):
         the edits and posts; never wait for Discord here."""
         view = published.view
         tid = view.table_id
+        self._guild_of[tid] = view.guild_id
         if view.status == "closed":
             self._closed[tid] = view
         self._refresh_table(tid)
         for uid in published.private_changed:
             self.updates.submit(f"dm:{tid}:{uid}", lambda uid=uid: self._update_dm(tid, uid))
-        texts = [*published.announcements, *published.results]
-        if texts:
+        posts: list[tuple[str, ShowdownPicture | None]] = [
+            (text, None) for text in (*published.announcements, *published.results)
+        ]
+        if published.results:
+            # the showdown picture goes with the hand's result (its last text)
+            posts[-1] = (posts[-1][0], showdown_picture(published))
+        if posts:
             # one outbox per table, drained in order: results are never coalesced away
-            self._outbox.setdefault(tid, []).extend(texts)
-            self.updates.submit(f"post:{tid}", lambda: self._post(tid, view.channel_id))
+            self._outbox.setdefault(tid, []).extend(posts)
+            self.updates.submit(
+                f"post:{tid}", lambda: self._post(tid, view.channel_id, view.guild_id)
+            )
 
     def _refresh_table(self, table_id: int) -> None:
         self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id))
 
-    async def _post(self, table_id: int, channel_id: int) -> None:
+    async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
         channel = self.bot.get_partial_messageable(channel_id)
         outbox = self._outbox.get(table_id, [])
         while outbox:
-            await channel.send(outbox[0][:2000], allowed_mentions=discord.AllowedMentions.none())
+            text, picture = outbox[0]
+            extra: dict[str, Any] = {}
+            if picture is not None and await self._images_on(guild_id):
+                png = await asyncio.to_thread(render_showdown_picture, picture)
+                alt = "Showdown: " + "; ".join(
+                    f"{name} {' '.join(c.pretty for c in cards)} {hand}".strip()
+                    for name, cards, hand in picture.hands
+                )
+                extra["file"] = discord.File(
+                    io.BytesIO(png), filename=SHOWDOWN_FILE, description=alt[:1024]
+                )
+            await channel.send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none(), **extra
+            )
             outbox.pop(0)
 
     async def _update_table(self, table_id: int) -> None:
@@ -513,10 +672,16 @@ class TablesCog(commands.Cog, name="Tables"):
                 return
             self._rendered[message_id] = pv.version
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            extra: dict[str, Any] = {}
+            picture, files = await self._hand_attachments(pv, message_id)
+            if files is not None:
+                extra["attachments"] = files
             with contextlib.suppress(discord.NotFound):
                 await dm.get_partial_message(message_id).edit(
-                    embed=private_embed(pv), view=private_components(pv)
+                    embed=private_embed(pv), view=private_components(pv), **extra
                 )
+                if files is not None:
+                    self._pictures[message_id] = picture
                 return
         await self._send_dm(table_id, user_id, pv)
 
@@ -544,8 +709,15 @@ class TablesCog(commands.Cog, name="Tables"):
                 )
                 sent = await channel.send(content)
             else:
-                sent = await channel.send(embed=private_embed(pv), view=private_components(pv))
+                picture = await self._picture_for(await self._guild(table_id), pv)
+                extra: dict[str, Any] = {}
+                if picture is not None:
+                    extra["file"] = await self._hand_file(picture)
+                sent = await channel.send(
+                    embed=private_embed(pv), view=private_components(pv), **extra
+                )
                 self._rendered[sent.id] = pv.version
+                self._pictures[sent.id] = picture
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 raise
