@@ -592,6 +592,8 @@ class TablesCog(commands.Cog, name="Tables"):
             self._closed[tid] = view
         self._refresh_table(tid)
         for uid in published.private_changed:
+            if uid < 0:
+                continue  # a computer player (practice tables): nobody to send a DM to
             self.updates.submit(f"dm:{tid}:{uid}", lambda uid=uid: self._update_dm(tid, uid))
         posts: list[tuple[str, ShowdownPicture | None]] = [
             (text, None) for text in (*published.announcements, *published.results)
