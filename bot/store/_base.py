@@ -40,6 +40,16 @@ def dump_json(value: Any) -> str:
         raise StoreError(f"not JSON-serialisable: {exc}") from exc
 
 
+def dump_snapshot(value: Any) -> str:
+    """Compact JSON for a table snapshot, written on every action: no key sorting (the
+    snapshot's keys come in a fixed order from the code that builds it) and no circular
+    check (it is plain data); refuses what JSON cannot hold."""
+    try:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise StoreError(f"not JSON-serialisable: {exc}") from exc
+
+
 def load_json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 

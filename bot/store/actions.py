@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.events import Event
-from bot.store._base import UNSET, dump_json
+from bot.store._base import UNSET, dump_json, dump_snapshot
 from bot.store.errors import (
     InvalidAmount,
     NotFound,
@@ -276,7 +276,7 @@ class ActionOps(TableOps):
                 raise StoreError("saving the table needs the expected version")
             if status is not None and status not in TABLE_STATUSES:
                 raise StoreError(f"unknown table status {status!r}")
-            snapshot_json = None if snapshot is None else dump_json(dict(snapshot))
+            snapshot_json = None if snapshot is None else dump_snapshot(snapshot)
         finish_json = (
             None if finish is None or finish.result is None else dump_json(dict(finish.result))
         )

@@ -20,7 +20,7 @@ import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -149,8 +149,7 @@ class Store:
     ) -> None:
         await self.close()
 
-    @asynccontextmanager
-    async def transaction(self, *, lazy: bool = False) -> AsyncIterator[Tx]:
+    def transaction(self, *, lazy: bool = False) -> AbstractAsyncContextManager[Tx]:
         """A write transaction: ``BEGIN IMMEDIATE`` (takes SQLite's write lock up front, so
         it never fails half-way on a lock upgrade), ``COMMIT`` on success, ``ROLLBACK`` on
         any exception (which then propagates). Writers in this process run one at a time.
@@ -160,8 +159,7 @@ class Store:
         :meth:`Tx.record_action`), so work before it (e.g. a game engine's step) does not
         hold up other writers; a block without statements costs nothing. An operation
         given ``commit=True`` ends the transaction in its own round trip."""
-        async with self._session("BEGIN IMMEDIATE", lazy=lazy) as tx:
-            yield tx
+        return self._session("BEGIN IMMEDIATE", lazy=lazy)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

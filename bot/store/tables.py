@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.events import Event
-from bot.store._base import UNSET, dump_json, load_json
+from bot.store._base import UNSET, dump_json, dump_snapshot, load_json
 from bot.store.errors import (
     InvalidAmount,
     NotFound,
@@ -243,7 +243,7 @@ class TableOps(LedgerOps):
         params: dict[str, Any] = {
             "id": table_id,
             "expected": expected_version,
-            "snapshot": None if snapshot is None else dump_json(dict(snapshot)),
+            "snapshot": None if snapshot is None else dump_snapshot(snapshot),
             "deadline": deadline,
             "now": self.now(),
         }

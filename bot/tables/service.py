@@ -305,7 +305,8 @@ class TableService:
             if prepare is not None and prepare(live) is False:
                 return live, None
             step = Step()
-            before = self._private_marks(live)
+            # who may act before: only the subscriber's "private view changed" needs it
+            before = self._private_marks(live) if self.subscriber is not None else {}
             try:
                 # lazy: the engine's step runs outside the store's writers' queue; a plain
                 # action then costs one round trip (BEGIN, its writes, COMMIT)
