@@ -3,6 +3,7 @@ an append-only ledger enforced by the database itself."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -102,3 +103,50 @@ async def test_foreign_keys_refuse_a_ledger_row_for_a_missing_account(store: Sto
                 " kind, created_at) VALUES (?, 1, 1, 999, 5, 'grant', 0)",
                 (GUILD,),
             )
+
+
+async def test_migration_2_keeps_a_version_1_hand_log_keyed_without_rowid(db_path: Path) -> None:
+    """A database written by schema 1 (hand log with a rowid, ledger_table index) opens at the
+    latest schema with its events intact, in order, still append-only."""
+    from bot.engine.events import Event
+
+    first = migrations()[0]
+    events = [
+        Event("deal", {"street": 3}, None),
+        Event("down", {"cards": "2c3d"}, 1),
+        Event("bet", {"amount": 5}, None),
+    ]
+    with sqlite3.connect(db_path) as raw:
+        for statement in first.statements():
+            raw.execute(statement)
+        raw.execute("PRAGMA user_version = 1")
+        raw.execute(
+            "INSERT INTO leagues (guild_id, created_at, updated_at) VALUES (?, 1, 1)", (GUILD,)
+        )
+        raw.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, game, created_at, updated_at)"
+            " VALUES (7, ?, 70, 'razz', 1, 1)",
+            (GUILD,),
+        )
+        raw.execute(
+            "INSERT INTO hands (id, table_id, number, game, started_at) VALUES (3, 7, 1, 'razz', 1)"
+        )
+        for seq, e in enumerate(events, start=1):
+            raw.execute(
+                "INSERT INTO hand_events (hand_id, seq, kind, visible_to, event, created_at)"
+                " VALUES (3, ?, ?, ?, json(?), 1)",
+                (seq, e.kind, e.visible_to, json.dumps(e.to_json())),
+            )
+    store = await Store.open(db_path)
+    assert store.applied == tuple(range(2, migrations()[-1].version + 1))
+    async with store.read() as tx:
+        assert await tx.hand_events(3) == events
+        assert await tx.hand_events(3, after=1) == events[1:]
+    await store.close()
+    with sqlite3.connect(db_path) as raw:
+        sql = raw.execute("SELECT sql FROM sqlite_schema WHERE name = 'hand_events'").fetchone()[0]
+        assert "WITHOUT ROWID" in sql
+        indexes = {r[0] for r in raw.execute("SELECT name FROM sqlite_schema WHERE type='index'")}
+        assert "ledger_table" not in indexes and "ledger_hand" in indexes
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute("UPDATE hand_events SET kind = 'x' WHERE hand_id = 3")
