@@ -15,7 +15,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.ops.health import heartbeat_path
-from bot.store import Store
+from bot.store import Store, migrations
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -57,7 +57,8 @@ def test_health_ok_with_fresh_heartbeat_and_sound_database(
     beat(env, 5)
     status, out, err = health(capsys)
     assert (status, err) == (0, "")
-    assert out.startswith("healthy: database ok (schema 1)") and out.count("\n") == 1
+    schema = migrations()[-1].version
+    assert out.startswith(f"healthy: database ok (schema {schema})") and out.count("\n") == 1
 
 
 def test_health_stale_heartbeat_is_exit_1_with_one_line(
@@ -119,7 +120,8 @@ def test_health_old_schema_is_exit_1(env: Path, capsys: pytest.CaptureFixture[st
         db.execute("PRAGMA user_version = 0")
     beat(env, 1)
     status, _, err = health(capsys)
-    assert status == 1 and "schema version 0, expected 1" in err
+    expected = migrations()[-1].version
+    assert status == 1 and f"schema version 0, expected {expected}" in err
 
 
 def test_health_bad_settings_are_exit_1_not_2(
