@@ -213,6 +213,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._timer_tasks: dict[int, asyncio.Task[None]] = {}
         self._timer_deadline: dict[int, int | None] = {}
+        self._exact: dict[int, tuple[int, float]] = {}
+        """Table id -> (stored deadline, the exact time it stands for)."""
         self._bg: set[asyncio.Task[Any]] = set()
         self._policy_rng = rng_factory()
         self._running = False
@@ -242,6 +244,7 @@ class TableService:
                 await t
         self._timer_tasks.clear()
         self._timer_deadline.clear()
+        self._exact.clear()
         self._bg.clear()
         self._tables.clear()
 
@@ -281,8 +284,21 @@ class TableService:
     def now(self) -> float:
         return self.clock()
 
-    def _deadline_in(self, seconds: float) -> int:
-        return math.ceil(self.clock() + seconds)
+    def _deadline_in(self, live: LiveTable, seconds: float) -> int:
+        """The deadline ``seconds`` from now as stored (whole seconds, rounded up); the exact
+        time is kept in memory for the timer (a 0.05 s autostart is not a 1 s one)."""
+        exact = self.clock() + seconds
+        deadline = math.ceil(exact)
+        self._exact[live.id] = (deadline, exact)
+        return deadline
+
+    def _due_at(self, live: LiveTable) -> float | None:
+        """When the table's deadline falls: the exact time set by this process, else (after
+        a restart, or once the deadline changed) the stored whole second."""
+        if live.deadline is None:
+            return None
+        stored, exact = self._exact.get(live.id, (None, 0.0))
+        return exact if stored == live.deadline else float(live.deadline)
 
     async def _run(
         self,
@@ -323,11 +339,13 @@ class TableService:
             except BaseException:
                 # nothing was committed: forget the in-memory changes
                 self._tables.pop(table_id, None)
+                self._exact.pop(table_id, None)
                 with contextlib.suppress(Exception):
                     await self._load(table_id)
                 raise
             if step.closed:
                 self._tables.pop(table_id, None)
+                self._exact.pop(table_id, None)
                 live.version += 1
             published = self._published(live, step, before) if self.subscriber else None
         self._arm(live)
@@ -521,7 +539,7 @@ class TableService:
                 live.status = "paused"
                 live.deadline = None
             elif step.new_turn or live.deadline is None:
-                live.deadline = self._deadline_in(fam.decision_seconds)
+                live.deadline = self._deadline_in(live, fam.decision_seconds)
 
     async def _finish_hand(self, live: LiveTable, tx: Tx, step: Step) -> None:
         fam = live.family
@@ -576,7 +594,7 @@ class TableService:
         if reason is None:
             live.status = "running"
             live.pending = "next_hand"
-            live.deadline = self._deadline_in(self.autostart_delay)
+            live.deadline = self._deadline_in(live, self.autostart_delay)
         else:
             live.status = "open"
             live.pending = None
@@ -702,17 +720,34 @@ class TableService:
             chosen=cards.chosen,
         )
 
-    def _private_marks(self, live: LiveTable) -> dict[int, bool]:
-        """Who may act now, per user: a change of it changes the DM's controls."""
-        to_act = live.family.to_act() if live.family.hand_running else frozenset()
-        return {i.user_id: s in to_act for s, i in live.seats.items()}
+    def _private_marks(self, live: LiveTable) -> dict[int, tuple[Any, ...]]:
+        """What each seated user's private view shows that matters, per user: the cards
+        (and their name, the secret choice), whether a hand runs, the options they may take
+        now and, while they have one, their deadline. A change of it is a DM worth editing;
+        another player's action that leaves it alone (a new turn of somebody else) is not."""
+        running = live.family.hand_running
+        marks: dict[int, tuple[Any, ...]] = {}
+        for info in live.seats.values():
+            pv = self._private_view(live, info.user_id)
+            allowed = tuple((o.kind, o.amount, o.to, o.cards) for o in pv.options if o.allowed)
+            marks[info.user_id] = (
+                running,
+                pv.cards,
+                pv.down_cards,
+                pv.up_cards,
+                pv.hand_name,
+                pv.chosen,
+                allowed,
+                pv.deadline if allowed else None,
+            )
+        return marks
 
-    def _published(self, live: LiveTable, step: Step, before: Mapping[int, bool]) -> Published:
+    def _published(
+        self, live: LiveTable, step: Step, before: Mapping[int, tuple[Any, ...]]
+    ) -> Published:
         after = self._private_marks(live)
         changed = set(step.touched)
         changed.update(u for u, v in after.items() if before.get(u) != v)
-        if step.new_turn:
-            changed.update(after)
         return Published(
             view=self._table_view(live),
             events=tuple(step.events),
@@ -738,13 +773,15 @@ class TableService:
         self._timer_deadline[tid] = deadline
         if deadline is None:
             return
+        when = self._due_at(live)
+        assert when is not None
         self._timer_tasks[tid] = asyncio.get_running_loop().create_task(
-            self._timer(tid, deadline), name=f"table-{tid}-timer"
+            self._timer(tid, when), name=f"table-{tid}-timer"
         )
 
-    async def _timer(self, table_id: int, deadline: int) -> None:
+    async def _timer(self, table_id: int, when: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, deadline - self.clock()))
+            await asyncio.sleep(max(0.0, when - self.clock()))
             if self._timer_tasks.get(table_id) is asyncio.current_task():
                 del self._timer_tasks[table_id]
                 self._timer_deadline.pop(table_id, None)
@@ -762,7 +799,8 @@ class TableService:
         def due(live: LiveTable) -> bool:
             if live.deadline is None or live.status in ("paused", "closed"):
                 return False
-            return force or self.clock() >= live.deadline
+            due_at = self._due_at(live)
+            return force or (due_at is not None and self.clock() >= due_at)
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> bool:
             fam = live.family
@@ -1090,7 +1128,7 @@ class TableService:
                 await self._emit(live, tx, step, fam.resume())
                 await self._after(live, tx, step)
             elif fam.hand_running:
-                live.deadline = self._deadline_in(fam.decision_seconds)
+                live.deadline = self._deadline_in(live, fam.decision_seconds)
             else:
                 await self._schedule_next(live, tx, step)
 
