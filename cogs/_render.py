@@ -232,7 +232,10 @@ def private_embed(pv: PrivateView) -> discord.Embed:
             name="Your choice (secret)", value=pv.chosen.replace("_", " "), inline=False
         )
     notes = [option_note(o) for o in pv.options]
-    if pv.deadline is not None:
+    if pv.deadline is not None and any(o.allowed for o in pv.options):
+        # only to a player who may act now: the others' DMs are not edited on each action
+        # (only changed private views are), so their countdown would go stale; the table
+        # message shows the table's countdown to everyone
         notes.append(f"Time runs out {countdown(pv.deadline)}")
     if notes:
         embed.add_field(name="Now", value="\n".join(notes)[:1024], inline=False)

@@ -1,0 +1,52 @@
+"""The countdown in a hand DM (DESIGN "What each user sees"): only a player who may act now
+is shown "Time runs out"; a Razz DM is edited only when its own view changes, so a countdown
+in a waiting player's DM would go stale. The table message shows the table's countdown to
+everyone."""
+
+from __future__ import annotations
+
+from bot.testing import FakeUser
+from tests.discord.conftest import World
+from tests.discord.tablebot import eventually, field, hand_dm, table_bot
+from tests.discord.test_razz_table import open_razz
+
+
+def now_note(world: World, user: FakeUser) -> str:
+    return field(hand_dm(world, user), "Now") or ""
+
+
+def dealt(world: World, user: FakeUser) -> bool:
+    return field(hand_dm(world, user), "Down (only you)") not in (None, "—")
+
+
+async def test_razz_dm_countdown_shown_only_to_the_player_to_act(world: World) -> None:
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    by_id = {u.id: u for u in players}
+    async with table_bot(world, autostart_delay=30) as bot:
+        service = bot.service
+        assert service is not None
+        table, _ = await open_razz(world, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        view = await service.table_in_channel(world.channel.id)
+        assert view is not None and view.deadline is not None
+        (first_id,) = view.to_act_user_ids
+        first = by_id[first_id]
+        # RULES §4.5: the bring-in player acts first; only their DM counts down
+        await eventually(lambda: "Time runs out" in now_note(world, first), what="countdown")
+        for user in players:
+            await eventually(lambda u=user: dealt(world, u), what=f"{user.name}'s cards")
+            if user is not first:
+                assert "Time runs out" not in now_note(world, user), user.name
+        assert f"<t:{int(view.deadline)}:R>" in str(table.embeds[0].get("description"))
+
+        reply = await (await fake.click_label(first, table, "Bring in")).response()
+        assert reply.updated_message, reply.content
+        view = await service.view(view.table_id)
+        (second_id,) = view.to_act_user_ids
+        second = by_id[second_id]
+        # the next player's DM now counts down; the bring-in player's no longer does
+        await eventually(lambda: "Time runs out" in now_note(world, second), what="2nd countdown")
+        await eventually(lambda: "Time runs out" not in now_note(world, first), what="stopped")
+        third = next(u for u in players if u not in (first, second))
+        assert "Time runs out" not in now_note(world, third)
