@@ -32,7 +32,7 @@ import dataclasses
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -118,16 +118,48 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
 
 class Coalescer:
     """One updater per message key: at most one job in flight; a job submitted while one
-    runs replaces any job still waiting (jobs read the newest state when they run)."""
+    runs replaces any job still waiting (jobs read the newest state when they run).
+
+    While a click is answered (:meth:`hold`), the jobs its own change submits wait: the
+    clicker's answer goes out first, the DM edits and posts after it."""
 
     def __init__(self) -> None:
         self._pending: dict[str, Callable[[], Awaitable[None]]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        # per task answering a click (not a context variable: tasks started inside the
+        # click, such as the service's timers, would inherit it and hold their jobs forever)
+        self._held: dict[asyncio.Task[Any], list[str]] = {}
 
     def submit(self, key: str, job: Callable[[], Awaitable[None]]) -> None:
         self._pending[key] = job
-        if key not in self._running:
+        if key in self._running:
+            return  # the running drain picks up the newest job when its edit is done
+        task = asyncio.current_task()
+        held = None if task is None else self._held.get(task)
+        if held is not None:
+            held.append(key)
+        else:
+            self._start(key)
+
+    def _start(self, key: str) -> None:
+        if key in self._pending and key not in self._running:
             self._running[key] = asyncio.create_task(self._drain(key), name=f"update-{key}")
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        """Within this block (one task: a click), submitted jobs are only queued; they
+        start when it ends, after the answer it sends (even if the block fails)."""
+        task = asyncio.current_task()
+        if task is None or task in self._held:
+            yield
+            return
+        held = self._held[task] = []
+        try:
+            yield
+        finally:
+            del self._held[task]
+            for key in held:
+                self._start(key)
 
     async def _drain(self, key: str) -> None:
         try:
@@ -511,7 +543,15 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_click(
         self, interaction: discord.Interaction, cid: CustomId, values: Sequence[str]
     ) -> None:
-        """A press of one of our buttons or a choice in the discard menu."""
+        """A press of one of our buttons or a choice in the discard menu. The clicker's
+        answer (the clicked message with the new state) is sent first: the edits and posts
+        that the click's change publishes start only after it."""
+        with self.updates.hold():
+            await self._click(interaction, cid, values)
+
+    async def _click(
+        self, interaction: discord.Interaction, cid: CustomId, values: Sequence[str]
+    ) -> None:
         uid = interaction.user.id
         service = self.service
         tid = cid.table_id

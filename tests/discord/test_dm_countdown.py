@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.testing import FakeUser
 from tests.discord.conftest import World
-from tests.discord.tablebot import eventually, field, hand_dm, table_bot
+from tests.discord.tablebot import cog, eventually, field, hand_dm, table_bot
 from tests.discord.test_razz_table import open_razz
 
 
@@ -50,3 +50,42 @@ async def test_razz_dm_countdown_shown_only_to_the_player_to_act(world: World) -
         await eventually(lambda: "Time runs out" not in now_note(world, first), what="stopped")
         third = next(u for u in players if u not in (first, second))
         assert "Time runs out" not in now_note(world, third)
+
+
+async def test_razz_click_answer_goes_out_before_the_dm_edits_it_causes(world: World) -> None:
+    """The clicker's answer (the table message with the new state) comes first; the DM
+    edits of the players whose view changed start only once it is sent, even when Discord
+    makes the answer wait (a 502, retried after a second)."""
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    by_id = {u.id: u for u in players}
+    async with table_bot(world, autostart_delay=30) as bot:
+        service = bot.service
+        assert service is not None
+        table, _ = await open_razz(world, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        for user in players:
+            await eventually(lambda u=user: dealt(world, u), what=f"{user.name}'s cards")
+        await cog(bot).updates.idle()
+        view = await service.table_in_channel(world.channel.id)
+        assert view is not None
+        (first_id,) = view.to_act_user_ids
+        first = by_id[first_id]
+        dm_channels = {hand_dm(world, u).channel.id for u in players}
+        before = len(fake.requests)
+        answer = fake.inject(r"^POST /interactions/\d+/[^/]+/callback$", status=502)
+        reply = await (await fake.click_label(first, table, "Bring in")).response()
+        assert reply.updated_message and answer.hits == 1
+        await cog(bot).updates.idle()
+        made = fake.requests[before:]
+        answered = next(
+            i for i, r in enumerate(made) if r.path.endswith("/callback") and r.status < 300
+        )
+        dm_edits = [
+            i
+            for i, r in enumerate(made)
+            if r.method == "PATCH" and int(r.path.split("/")[2]) in dm_channels
+        ]
+        # the bring-in player's options and the next player's changed: two DMs edited
+        assert len(dm_edits) == 2, [(r.method, r.path) for r in made]
+        assert answered < min(dm_edits), [(r.method, r.path, r.status) for r in made]
