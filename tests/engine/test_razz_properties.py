@@ -6,11 +6,13 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.actions import Action
-from bot.engine.errors import GameError
+from bot.engine.cards import CARDS
+from bot.engine.errors import GameError, SnapshotError
 from bot.engine.events import Event
 from bot.engine.razz import RazzHand, RazzRules
 from bot.engine.razz.policy import choose
@@ -85,8 +87,12 @@ def test_razz_property_chips_conserved_cards_unique_and_private(t: dict[str, Any
 
 
 @settings(max_examples=120, deadline=None)
-@given(tables)
-def test_razz_property_snapshot_restore_continues_identically(t: dict[str, Any]) -> None:
+@given(tables, st.booleans())
+def test_razz_property_snapshot_restore_continues_identically(
+    t: dict[str, Any], old_deck_format: bool
+) -> None:
+    """Also from a snapshot written before the compact deck (a list of codes, as older
+    databases hold): the restored hand plays on identically and snapshots compactly."""
     hand, rng, _ = _new(t)
     steps = 0
     while not hand.is_over and steps < t["cut"]:
@@ -94,6 +100,9 @@ def test_razz_property_snapshot_restore_continues_identically(t: dict[str, Any])
         hand.apply(choose(hand, seat, rng, t["style"]))
         steps += 1
     snap = json.loads(json.dumps(hand.snapshot()))
+    assert isinstance(snap["deck"], str) and len(snap["deck"]) == 104
+    if old_deck_format:
+        snap["deck"] = [snap["deck"][i : i + 2] for i in range(0, 104, 2)]
     twin = RazzHand.restore(snap)
     assert twin.snapshot() == hand.snapshot()
     state = rng.getstate()
@@ -139,3 +148,18 @@ def test_razz_property_illegal_actions_change_nothing(
     before = hand.snapshot()
     assert hand.can(Action(hand.seat_ids[0], "check")) == "the hand is over"
     assert hand.snapshot() == before
+
+
+def test_razz_snapshot_deck_is_one_compact_string_and_bad_codes_are_named() -> None:
+    hand, _, _ = _new({"seed": 7, "stacks": [100, 100, 100], "ante": 1})
+    snap = hand.snapshot()
+    listed = [snap["deck"][i : i + 2] for i in range(0, 104, 2)]
+    assert sorted(listed) == sorted(str(c) for c in CARDS)
+    assert len(json.dumps(snap)) < len(json.dumps({**snap, "deck": listed})) - 150
+    for bad, why in (
+        (snap["deck"][:-1], "2-character card codes"),
+        (snap["deck"][:-2] + "1x", "'1x', which is not a card"),
+        (snap["deck"][:-2] + snap["deck"][:2], "each of the 52 cards once"),
+    ):
+        with pytest.raises(SnapshotError, match=why):
+            RazzHand.restore({**snap, "deck": bad})

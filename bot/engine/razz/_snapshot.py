@@ -66,6 +66,16 @@ def _cards(v: Any, key: str) -> list[Card]:
     return [_card(x, key) for x in v]
 
 
+def _deck(v: Any) -> list[Card]:
+    """The deck: one string of 2-character codes ("8c2h4c...", written since the compact
+    format), or a list of codes (older snapshots, still read)."""
+    if isinstance(v, str):
+        if len(v) % 2:
+            raise SnapshotError("snapshot field 'deck' must be 2-character card codes")
+        return [_card(v[i : i + 2], "deck") for i in range(0, len(v), 2)]
+    return _cards(v, "deck")
+
+
 def load_snapshot(cls: type[RazzHand], snap: Any) -> RazzHand:
     if not isinstance(snap, Mapping):
         raise SnapshotError("a snapshot must be a mapping")
@@ -82,7 +92,7 @@ def load_snapshot(cls: type[RazzHand], snap: Any) -> RazzHand:
     n = len(seats)
     starting = _ints(snap, "starting", n)
     dealer = _int(snap, "dealer")
-    deck = _cards(_get(snap, "deck"), "deck")
+    deck = _deck(_get(snap, "deck"))
     if sorted(deck) != list(range(52)):
         raise SnapshotError("snapshot field 'deck' must hold each of the 52 cards once")
     # The constructor re-checks seats/stacks; the deck is taken as stored.

@@ -1056,11 +1056,13 @@ class RazzHand:
 
         return {
             "version": 1,
-            "rules": self.rules.model_dump(),
+            "rules": dict(self._stakes.data),
             "dealer": self.dealer,
             "seats": list(self.seat_ids),
             "starting": list(self.starting),
-            "deck": codes(self._deck),
+            # the deck in order as ONE string of 2-character codes ("8c2h4c..."): a third
+            # of the size of a list of codes; restore also reads the older list form
+            "deck": "".join([CODE[c] for c in self._deck]),
             "next": self._next,
             "stacks": list(self.stacks),
             "bets": list(self.bets),
