@@ -185,6 +185,13 @@ class Step:
     finish: HandFinish | None = None
     hand_id: int | None = None
     """The hand the pending moves, events and end belong to."""
+    before: Mapping[int, tuple[Any, ...]] = field(default_factory=dict)
+    """Each user's private marks before the mutation (only with a subscriber)."""
+    predicted: dict[int, int] | None = None
+    """Wallet balances the next hand was scheduled on without reading them (a hand's end:
+    the engine's final stacks); the commit reads the real ones back to check."""
+    predicted_ok: bool = False
+    """Whether those balances let the next hand start."""
 
 
 class TableService:
@@ -216,6 +223,13 @@ class TableService:
         self._exact: dict[int, tuple[int, float]] = {}
         """Table id -> (stored deadline, the exact time it stands for)."""
         self._bg: set[asyncio.Task[Any]] = set()
+        self._views: dict[int, TableView] = {}
+        """Table id -> the view of its last committed state, while nothing newer committed
+        (what :meth:`view` serves: never a state half-way through a mutation)."""
+        self._privs: dict[int, dict[int, PrivateView]] = {}
+        """Table id -> user id -> private view of the last committed state (as above)."""
+        self._marks: dict[int, dict[int, tuple[Any, ...]]] = {}
+        """Table id -> the private marks of the last committed state (see _private_marks)."""
         self._policy_rng = rng_factory()
         self._running = False
 
@@ -247,6 +261,9 @@ class TableService:
         self._exact.clear()
         self._bg.clear()
         self._tables.clear()
+        self._views.clear()
+        self._privs.clear()
+        self._marks.clear()
 
     # =============================================================== plumbing
 
@@ -307,8 +324,12 @@ class TableService:
         *,
         prepare: Callable[[LiveTable], bool | None] | None = None,
         version: int | None = None,
-    ) -> tuple[LiveTable, Any]:
-        """One mutation: lock, check, one transaction, reload on failure, publish."""
+        want: Callable[[LiveTable], Any] | None = None,
+    ) -> tuple[LiveTable, Any, Any]:
+        """One mutation: lock, check, one transaction, reload on failure, publish.
+
+        Returns the table, what ``do`` returned and what ``want`` built from the committed
+        state (called under the lock, right after the commit: e.g. the caller's view)."""
         await self._get(table_id)
         async with self._lock(table_id):
             live = self._tables.get(table_id)
@@ -319,10 +340,14 @@ class TableService:
             if version is not None and version != live.version:
                 raise StaleAction()
             if prepare is not None and prepare(live) is False:
-                return live, None
+                return live, None, None if want is None else want(live)
             step = Step()
-            # who may act before: only the subscriber's "private view changed" needs it
-            before = self._private_marks(live) if self.subscriber is not None else {}
+            # who may act before: only the subscriber's "private view changed" needs it (the
+            # last commit's marks when kept, they are of this very state)
+            if self.subscriber is not None:
+                step.before = self._marks.get(table_id) or self._private_marks(live)
+            # from here on ``live`` is half-applied until the commit: readers get the views
+            # kept of the last committed state (a failure leaves them true), never it
             try:
                 # lazy: the engine's step runs outside the store's writers' queue; a plain
                 # action then costs one round trip (BEGIN, its writes, COMMIT)
@@ -333,7 +358,14 @@ class TableService:
                         live.deadline = None
                         await self._flush(live, tx, step)
                     else:
-                        saved = await self._flush(live, tx, step, save=True, commit=True)
+                        saved = await self._flush(
+                            live,
+                            tx,
+                            step,
+                            balances=step.predicted is not None,
+                            save=True,
+                            commit=True,
+                        )
                         assert saved is not None and saved.version is not None
                         live.version = saved.version
             except BaseException:
@@ -343,16 +375,56 @@ class TableService:
                 with contextlib.suppress(Exception):
                     await self._load(table_id)
                 raise
+            self._forget_views(table_id)  # committed: the views kept are of the old state
+            recheck = False
             if step.closed:
                 self._tables.pop(table_id, None)
                 self._exact.pop(table_id, None)
                 live.version += 1
-            published = self._published(live, step, before) if self.subscriber else None
+            elif step.predicted is not None:
+                recheck = self._check_prediction(live, step, saved.balances)
+            published = self._published(live, step) if self.subscriber else None
+            out = None if want is None else want(live)
         self._arm(live)
         if published is not None:
             await self._publish(published)
+        if recheck:
+            await self._recheck_next(table_id)
         self._maybe_computers(live)
-        return live, ret
+        return live, ret, out
+
+    async def _run_view(
+        self, table_id: int, do: Callable[[LiveTable, Tx, Step], Awaitable[Any]]
+    ) -> TableView:
+        """:meth:`_run` returning the committed table view."""
+        _, _, view = await self._run(table_id, do, want=self._committed_view)
+        assert isinstance(view, TableView)
+        return view
+
+    def _forget_views(self, table_id: int) -> None:
+        self._views.pop(table_id, None)
+        self._privs.pop(table_id, None)
+        self._marks.pop(table_id, None)
+
+    def _committed_view(self, live: LiveTable) -> TableView:
+        """The table view of the committed state (call only under the table's lock, or
+        when no mutation runs): kept until the next mutation starts."""
+        view = self._views.get(live.id)
+        if view is None:
+            view = self._table_view(live)
+            if live.status != "closed":
+                self._views[live.id] = view
+        return view
+
+    def _committed_private(self, live: LiveTable, user_id: int) -> PrivateView:
+        """:meth:`_committed_view` for one seated player's private view."""
+        privs = self._privs.get(live.id)
+        if privs is None:
+            privs = {} if live.status == "closed" else self._privs.setdefault(live.id, {})
+        pv = privs.get(user_id)
+        if pv is None:
+            pv = privs[user_id] = self._private_view(live, user_id)
+        return pv
 
     async def _publish(self, published: Published) -> None:
         if self.subscriber is None:
@@ -586,11 +658,26 @@ class TableService:
             live.pending = None
             step.announcements.append(f"Table paused: {end.pause_reason}")
             return
-        await self._schedule_next(live, tx, step)
+        await self._schedule_next(live, tx, step, predict=True)
 
-    async def _schedule_next(self, live: LiveTable, tx: Tx, step: Step) -> None:
-        stacks = await self._stacks(live, tx, step)
+    async def _schedule_next(
+        self, live: LiveTable, tx: Tx, step: Step, *, predict: bool = False
+    ) -> None:
+        """Set the next hand going (or wait for players). ``predict`` (at a hand's end): go
+        by the balances known without a read (the hand's final stacks: each wallet moved
+        with its seat's chips); the commit reads the real ones in the same round trip and
+        :meth:`_check_prediction` corrects the rare miss (a grant during the hand)."""
+        if predict and not live.practice:
+            stacks = {
+                seat: live.balances.get(info.user_id, 0)
+                for seat, info in sorted(live.seats.items())
+                if info.user_id not in live.leaving
+            }
+            step.predicted = {live.user(seat): chips for seat, chips in stacks.items()}
+        else:
+            stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
+        step.predicted_ok = reason is None
         if reason is None:
             live.status = "running"
             live.pending = "next_hand"
@@ -600,6 +687,38 @@ class TableService:
             live.pending = None
             live.deadline = None
             step.announcements.append(f"Waiting for players: {reason}")
+
+    def _check_prediction(self, live: LiveTable, step: Step, balances: Mapping[int, int]) -> bool:
+        """After a commit scheduled on predicted balances: take the real ones; whether the
+        next-hand decision must be made again (they differ and would decide otherwise)."""
+        assert step.predicted is not None
+        missed = False
+        for uid, chips in step.predicted.items():
+            got = balances.get(uid)
+            if got is not None and got != chips:
+                live.balances[uid] = got
+                missed = True
+        if not missed:
+            return False
+        stacks = {
+            seat: live.balances.get(info.user_id, 0)
+            for seat, info in live.seats.items()
+            if info.user_id not in live.leaving
+        }
+        ok = live.family.start_reason(stacks, self._away(live)) is None
+        return ok != step.predicted_ok
+
+    async def _recheck_next(self, table_id: int) -> None:
+        """Decide the next hand again on balances read from the store (see _check_prediction)."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.status in ("open", "running") and not live.family.hand_running:
+                await self._schedule_next(live, tx, step)
+
+        try:
+            await self._run(table_id, do)
+        except Exception:
+            log.exception("re-deciding the next hand of table %s failed", table_id)
 
     async def _remove(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
         info = live.seat_of(user_id)
@@ -724,11 +843,13 @@ class TableService:
         """What each seated user's private view shows that matters, per user: the cards
         (and their name, the secret choice), whether a hand runs, the options they may take
         now and, while they have one, their deadline. A change of it is a DM worth editing;
-        another player's action that leaves it alone (a new turn of somebody else) is not."""
+        another player's action that leaves it alone (a new turn of somebody else) is not.
+        Called on a committed state only (the views built are kept for readers); the
+        marks are kept too, for the next mutation's "before"."""
         running = live.family.hand_running
         marks: dict[int, tuple[Any, ...]] = {}
         for info in live.seats.values():
-            pv = self._private_view(live, info.user_id)
+            pv = self._committed_private(live, info.user_id)
             allowed = tuple((o.kind, o.amount, o.to, o.cards) for o in pv.options if o.allowed)
             marks[info.user_id] = (
                 running,
@@ -740,16 +861,19 @@ class TableService:
                 allowed,
                 pv.deadline if allowed else None,
             )
+        if live.status != "closed":
+            self._marks[live.id] = marks
         return marks
 
-    def _published(
-        self, live: LiveTable, step: Step, before: Mapping[int, tuple[Any, ...]]
-    ) -> Published:
+    def _published(self, live: LiveTable, step: Step) -> Published:
+        """What the subscriber gets after a commit (before: the marks kept of the state
+        the mutation started from, see :meth:`_run`)."""
+        before = step.before
         after = self._private_marks(live)
         changed = set(step.touched)
         changed.update(u for u, v in after.items() if before.get(u) != v)
         return Published(
-            view=self._table_view(live),
+            view=self._committed_view(live),
             events=tuple(step.events),
             user_ids_by_seat={s: i.user_id for s, i in live.seats.items()},
             private_changed=frozenset(u for u in changed if u in after),
@@ -818,7 +942,7 @@ class TableService:
             live.deadline = None
             return False
 
-        _, ret = await self._run(table_id, do, prepare=due)
+        _, ret, _ = await self._run(table_id, do, prepare=due)
         return bool(ret)
 
     # =============================================================== computers
@@ -858,22 +982,32 @@ class TableService:
         until none may act; returns how many actions were taken."""
         done = 0
         while max_actions is None or done < max_actions:
-            live = self._tables.get(table_id)
-            if live is None:
+            if table_id not in self._tables:
                 break
-            moves = self.computer_moves(table_id)
+            # choose on a committed state (never one half-way through another action)
+            async with self._lock(table_id):
+                live = self._tables.get(table_id)
+                if live is None:
+                    break
+                moves = self.computer_moves(table_id)
+                version = live.version
             if not moves:
                 break
             user_id, action = moves[0]
             card = None if action.card is None else str(action.card)
-            await self.act(
-                table_id,
-                user_id,
-                action.kind,
-                card=card,
-                amount=action.amount,
-                version=live.version,
-            )
+            try:
+                await self.act(
+                    table_id,
+                    user_id,
+                    action.kind,
+                    card=card,
+                    amount=action.amount,
+                    version=version,
+                )
+            except StaleAction:
+                # the table moved on before this move (another task played it, a timer
+                # fired): the newer state schedules its own computer moves
+                break
             done += 1
         return done
 
@@ -988,8 +1122,7 @@ class TableService:
             if live.status == "open" and live.hand_number > 0:
                 await self._schedule_next(live, tx, step)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def add_computer(
         self, table_id: int, actor_id: int, *, name: str | None = None
@@ -1006,15 +1139,13 @@ class TableService:
                 k += 1
             await self._sit(live, tx, step, -k, name or f"Computer {k}", is_computer=True)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def leave(self, table_id: int, user_id: int) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             await self._leave(live, tx, step, user_id)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def _leave(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
         info = live.seat_of(user_id)
@@ -1040,8 +1171,7 @@ class TableService:
             self._may_manage(live, actor_id, may_manage)
             await self._leave(live, tx, step, user_id)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def start(self, table_id: int, user_id: int) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1053,17 +1183,16 @@ class TableService:
                 raise IllegalAction("a hand is already being played")
             await self._start_hand(live, tx, step, strict=True)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def end(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
             await self._close(live, tx, step, actor_id=actor_id, reason="table ended")
 
-        live, _ = await self._run(table_id, do)
+        view = await self._run_view(table_id, do)
         self._cancel_timer(table_id)
-        return self._table_view(live)
+        return view
 
     def _cancel_timer(self, table_id: int) -> None:
         task = self._timer_tasks.pop(table_id, None)
@@ -1095,8 +1224,7 @@ class TableService:
                 return
             await self._schedule_next(live, tx, step)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1110,8 +1238,7 @@ class TableService:
             step.touched.update(i.user_id for i in live.seats.values())
             step.announcements.append("Table paused")
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def resume(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1132,8 +1259,7 @@ class TableService:
             else:
                 await self._schedule_next(live, tx, step)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     async def back(self, table_id: int, user_id: int) -> TableView:
         """An away player comes back: they play from the next hand."""
@@ -1150,8 +1276,7 @@ class TableService:
             if live.status == "open" and live.hand_number > 0:
                 await self._schedule_next(live, tx, step)
 
-        live, _ = await self._run(table_id, do)
-        return self._table_view(live)
+        return await self._run_view(table_id, do)
 
     # =============================================================== actions
 
@@ -1193,35 +1318,57 @@ class TableService:
             await self._emit(live, tx, step, fam.apply(holder["action"]))
             await self._after(live, tx, step)
 
-        live, _ = await self._run(table_id, do, prepare=prepare, version=version)
-        return self._private_view(live, user_id)
+        # the clicker's view of the state their action committed (built under the lock: a
+        # later action cannot leak into it; shared with the publish step when it ran)
+        _, _, view = await self._run(
+            table_id,
+            do,
+            prepare=prepare,
+            version=version,
+            want=lambda live: self._committed_private(live, user_id),
+        )
+        assert isinstance(view, PrivateView)
+        return view
 
     # =============================================================== reading
 
     async def view(self, table_id: int) -> TableView:
-        return self._table_view(await self._get(table_id))
+        """The table as last committed, with its version: while an action is being
+        committed this is still the state before it (never a half-applied one)."""
+        view = self._views.get(table_id)
+        if view is not None:
+            return view
+        await self._get(table_id)
+        async with self._lock(table_id):  # no view kept: build one from a committed state
+            return self._committed_view(await self._get(table_id))
 
     async def private_view(self, table_id: int, user_id: int) -> PrivateView:
-        return self._private_view(await self._get(table_id), user_id)
+        """One player's view as last committed (see :meth:`view`)."""
+        pv = self._privs.get(table_id, {}).get(user_id)
+        if pv is not None:
+            return pv
+        await self._get(table_id)
+        async with self._lock(table_id):
+            return self._committed_private(await self._get(table_id), user_id)
 
     async def table_in_channel(self, channel_id: int) -> TableView | None:
-        for live in self._tables.values():
+        for live in list(self._tables.values()):
             if live.channel_id == channel_id and live.status != "closed":
-                return self._table_view(live)
+                return await self.view(live.id)
         async with self.store.read() as tx:
             table = await tx.table_in_channel(channel_id)
         if table is None:
             return None
-        return self._table_view(await self._get(table.id))
+        return await self.view(table.id)
 
     async def table_of(self, user_id: int, guild_id: int) -> list[TableView]:
         async with self.store.read() as tx:
             ids = [t.id for t in await tx.live_tables(guild_id=guild_id)]
         out = []
         for tid in ids:
-            live = await self._get(tid)
-            if live.seat_of(user_id) is not None:
-                out.append(self._table_view(live))
+            view = await self.view(tid)
+            if view.seat_of(user_id) is not None:
+                out.append(view)
         return out
 
     async def hand_in_progress(self, table_id: int) -> bool:
