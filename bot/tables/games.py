@@ -576,6 +576,22 @@ class RazzFamily(GameFamily):
         self.last_dealer: int | None = None
         self.acted = False
         self.hand_start_dealer: int | None = None
+        self._legal: tuple[RazzHand | None, int, dict[int, list[ActionOption]]] = (None, 0, {})
+        """legal_actions per seat for one engine state (the hand, its PHH action count):
+        the table view, each private view and the publish step ask for the same ones."""
+        self._named: dict[tuple[Card, ...], str] = {}
+        """Low-hand names by cards (a seat's cards change only when dealt)."""
+
+    def _legal_actions(self, hand: RazzHand, seat: int) -> list[ActionOption]:
+        done = len(hand.phh_actions)  # every action and deal adds one
+        held, at, cached = self._legal
+        if held is not hand or at != done:
+            cached = {}
+            self._legal = (hand, done, cached)
+        opts = cached.get(seat)
+        if opts is None:
+            opts = cached[seat] = hand.legal_actions(seat)
+        return list(opts)
 
     @classmethod
     def parse(
@@ -701,7 +717,7 @@ class RazzFamily(GameFamily):
                 ActionOption(k, False, "you are not in this hand")
                 for k in ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
             ]
-        return hand.legal_actions(seat)
+        return self._legal_actions(hand, seat)
 
     def public_options(self) -> tuple[ActionOption, ...]:
         hand = self.engine
@@ -710,7 +726,7 @@ class RazzFamily(GameFamily):
         to_act = hand.to_act()
         if not to_act:
             return ()
-        return tuple(hand.legal_actions(next(iter(to_act))))
+        return tuple(self._legal_actions(hand, next(iter(to_act))))
 
     def finish(self, names: NameOf) -> HandEnd:
         hand = self._hand()
@@ -775,9 +791,14 @@ class RazzFamily(GameFamily):
         cards = tuple(hand.hole_cards(p))
         name = None
         if len(cards) + (hand.community is not None) >= 5:
-            from bot.engine.hands import low_name
+            key = (*cards, *self.community())
+            name = self._named.get(key)
+            if name is None:
+                from bot.engine.hands import low_name
 
-            name = low_name([*cards, *self.community()])
+                if len(self._named) > 256:
+                    self._named.clear()
+                name = self._named[key] = low_name(list(key))
         return SeatCards(cards=cards, down=down, up=up, hand_name=name)
 
     def community(self) -> tuple[Card, ...]:
