@@ -16,12 +16,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from bot.engine.cards import CARDS, RANK_CHARS, RANK_PLURALS, Card
 from bot.engine.errors import InvalidHand
-from bot.engine.hands._tables import RANK_PRIME, not_a_hand, rank_multisets, rank_product
+from bot.engine.hands._tables import (
+    RANK_PRIME,
+    RANK_PRIMES,
+    not_a_hand,
+    rank_multisets,
+)
 
 #: Category of a multiplicity pattern, best (lowest) first.
 _CATEGORY: Final = {
@@ -86,17 +91,31 @@ def _best_five(low_ranks: tuple[int, ...]) -> tuple[LowKey, tuple[int, ...]]:
 
 
 def _build() -> None:
+    # Walk the rank multisets in ace-low order (1..13), so each is already sorted: about
+    # 74,000 of them for 5, 6 and 7 cards. Most hold five different ranks, whose best five
+    # are simply the five lowest; only the rest need the search over five-card subsets.
     fives = [tuple(sorted(_low(r) for r in ranks)) for ranks in rank_multisets(5)]
     ordered = sorted({low_key(f) for f in fives}, reverse=True)  # worst first
     score_of = {key: score for score, key in enumerate(ordered)}
     played: list[tuple[int, ...]] = [()] * len(ordered)
     table: dict[int, int] = {}
+    prime = (0, RANK_PRIMES[12], *RANK_PRIMES[:12])  # ace-low rank -> its prime
     for size in (5, 6, 7):
-        for ranks in rank_multisets(size):
-            key, five = _best_five(tuple(sorted(_low(r) for r in ranks)))
+        for low_ranks in combinations_with_replacement(range(1, 14), size):
+            if any(low_ranks[i] == low_ranks[i + 4] for i in range(size - 4)):
+                continue  # five of a rank: not in one deck
+            product = 1
+            for r in low_ranks:
+                product *= prime[r]
+            distinct = sorted(set(low_ranks))
+            if len(distinct) >= 5:
+                five = tuple(distinct[4::-1])
+                key: LowKey = (0, *five)
+            else:
+                key, five = _best_five(low_ranks)
             score = score_of[key]
             played[score] = five
-            table[rank_product(ranks)] = score
+            table[product] = score
     _RANKS.extend(played)
     _SCORE.update(table)
 
