@@ -15,6 +15,7 @@ the table message cannot leak one.
 
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,7 +24,7 @@ import discord
 
 from bot.engine.cards import Card, parse_card
 from bot.render.images import render_hand, render_showdown
-from bot.render.text import SeatRow, cards_text, format_chips, seats_table
+from bot.render.text import cards_text, clip, display_width, format_chips
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
@@ -83,6 +84,7 @@ def countdown(deadline: float | None) -> str:
 
 
 def _seat_status(seat: SeatView, view: TableView) -> str:
+    """Markers, bet and the seat's public cards (the hand name goes on its own)."""
     parts = []
     if seat.seat == view.dealer_seat:
         parts.append("Ⓓ")
@@ -97,24 +99,136 @@ def _seat_status(seat: SeatView, view: TableView) -> str:
         parts.append(cards_text(seat.shown))
     elif seat.up_cards:
         parts.append(cards_text(seat.up_cards))
-    if seat.hand_name:
-        parts.append(seat.hand_name)
     if seat.is_computer:
         parts.append("🤖")
     return " ".join(parts)
+
+
+_ZOOT_NAME = re.compile(r"^(one|two|three|four)-suited (.+)$")
+_SUIT_DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4"}
+_ZOOT_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^high card, (\w+)$"), r"\1 high"),
+    (re.compile(r"^one pair, (\w+)$"), r"pair of \1"),
+    (re.compile(r"^two pair, (\w+) and (\w+)$"), r"\1 & \2"),
+    (re.compile(r"^three of a kind, (\w+)$"), r"three \1"),
+    (re.compile(r"^four of a kind, (\w+)$"), r"four \1"),
+    (re.compile(r"^full house, (\w+) over (\w+)$"), r"\1 full of \2"),
+    (re.compile(r"^(straight|flush|straight flush), (\w+) high$"), r"\2-high \1"),
+)
+_WHEELERS_RUN = re.compile(r"(?:two|three|four|five)-card straight ([0-9TJQKA-]+)")
+_WHEELERS_ODD = re.compile(r"odd cards? ([0-9TJQKA, ]+)$")
+
+
+def short_hand_name(name: str) -> str:
+    """A hand's name short enough for a seat line of the table message (the result
+    message that follows a showdown keeps the full name):
+
+    >>> short_hand_name("three-suited one pair, queens")
+    '3-suit pair of queens'
+    >>> short_hand_name("two-card straight 4-5 and two-card straight A-2 and odd card J")
+    '4-5 + A-2 + J'
+    >>> short_hand_name("J-9-3-3-A (pair of threes)")
+    'J-9-3-3-A'
+    """
+    zoot = _ZOOT_NAME.match(name)
+    if zoot:
+        kind = zoot.group(2)
+        for pattern, template in _ZOOT_KINDS:
+            if pattern.match(kind):
+                kind = pattern.sub(template, kind)
+                break
+        return f"{_SUIT_DIGITS[zoot.group(1)]}-suit {kind}"
+    runs = _WHEELERS_RUN.findall(name)
+    if runs:
+        odd = _WHEELERS_ODD.search(name)
+        odds = odd.group(1).replace(",", "").split() if odd else []
+        return " + ".join([*runs, *odds])
+    if name.startswith("high card "):
+        return name.removeprefix("high card ") + " high"
+    return re.sub(r" \(.*\)$", "", name)  # a Razz low: the cards already show any pair
+
+
+SEAT_LINE_WIDTH = 40
+"""Columns a seat line may take before its hand name wraps to a line of its own (a code
+block in an embed wraps at about this width on a phone)."""
+
+
+def seat_lines(view: TableView, *, width: int = SEAT_LINE_WIDTH, limit: int = 1024) -> str:
+    """The seats as an aligned code block: name, chips, markers and public cards, then the
+    (short) hand name on the same line when it fits, else on the next line, indented."""
+    names = [clip(_plain(s.name) or "?", 12) for s in view.seats]
+    stacks = [format_chips(s.stack) for s in view.seats]
+    nw = max(display_width(n) for n in names)
+    sw = max(len(x) for x in stacks)
+    indent = " " * (nw + 2 + sw + 2)
+    blocks: list[str] = []
+    for seat, name, stack in zip(view.seats, names, stacks, strict=True):
+        head = f"{name}{' ' * (nw - display_width(name))}  {stack:>{sw}}"
+        status = _plain(_seat_status(seat, view))
+        line = f"{head}  {status}".rstrip()
+        hand = _plain(short_hand_name(seat.hand_name)) if seat.hand_name else ""
+        if hand and display_width(f"{line}  {hand}") <= width:
+            line = f"{line}  {hand}"
+        elif hand:
+            line += "\n" + indent + clip(hand, max(12, width - len(indent)))
+        blocks.append(line)
+    budget = limit - len("```\n\n```")
+    shown = list(blocks)
+    while len("\n".join(shown)) > budget:
+        shown.pop()
+        more = f"… and {len(blocks) - len(shown)} more"
+        if len("\n".join([*shown, more])) <= budget:
+            shown.append(more)
+            break
+    return "```\n" + "\n".join(shown) + "\n```"
+
+
+def _plain(text: str) -> str:
+    """No backtick (a player cannot close the code block) and no line break."""
+    return text.strip().replace("`", "ˋ").replace("\n", " ")
+
+
+def _choice_count(view: TableView) -> str | None:
+    """Zoot/Wheelers: how many of the players in the hand have made this round's choice,
+    never who chose what ("2 of 3 have chosen")."""
+    if view.game == "razz" or view.status != "running":
+        return None
+    if view.phase.startswith("lay-down window"):
+        done = "have chosen"
+    elif view.phase.startswith("discard"):
+        done = "have discarded"
+    else:
+        return None
+    in_hand = [s for s in view.seats if s.status in ("playing", "all_in")]
+    if not in_hand:
+        return None
+    waiting = sum(1 for s in in_hand if s.to_act)
+    return f"{len(in_hand) - waiting} of {len(in_hand)} {done}"
 
 
 def table_embed(view: TableView) -> discord.Embed:
     title = f"{GAME_TITLES.get(view.game, view.game)} — table #{view.table_id}"
     if view.practice:
         title += " (practice)"
-    lines = [f"**{view.phase}**" + (f" · ends {countdown(view.deadline)}" if view.deadline else "")]
+    head = f"**{view.phase}**"
     if view.hand_number:
-        lines.append(f"Game {view.hand_number} · pot **{format_chips(view.pot)}**")
+        head += f" · Game {view.hand_number} · pot **{format_chips(view.pot)}**"
     elif view.pot:
-        lines.append(f"Pot **{format_chips(view.pot)}**")
+        head += f" · pot **{format_chips(view.pot)}**"
+    lines = [head]
+    chosen = _choice_count(view)
+    if chosen:
+        lines.append(chosen)
     if view.to_act_user_ids:
-        lines.append("To act: " + ", ".join(f"<@{u}>" for u in sorted(view.to_act_user_ids)))
+        who = ", ".join(f"<@{u}>" for u in sorted(view.to_act_user_ids))
+        lines.append(
+            f"▶ To act: {who}"
+            + (f" · time runs out {countdown(view.deadline)}" if view.deadline else "")
+        )
+    elif view.deadline and view.status == "running":
+        lines.append(f"Next game {countdown(view.deadline)}")
+    elif view.deadline:
+        lines.append(f"Starts {countdown(view.deadline)}")
     if view.community:
         lines.append(f"Community card: {cards_text(view.community)}")
     if view.practice:
@@ -125,8 +239,7 @@ def table_embed(view: TableView) -> discord.Embed:
         title=title, description="\n".join(lines), colour=COLOURS.get(view.status)
     )
     if view.seats:
-        rows = [SeatRow(s.name, s.stack, _seat_status(s, view)) for s in view.seats]
-        embed.add_field(name="Seats", value=seats_table(rows), inline=False)
+        embed.add_field(name="Seats", value=seat_lines(view), inline=False)
     else:
         embed.add_field(name="Seats", value="nobody yet: press **Join**", inline=False)
     if view.rules:
@@ -207,15 +320,85 @@ def table_components(view: TableView) -> discord.ui.View:
 
 
 def option_note(option: ActionOption) -> str:
-    cost = f" ({format_chips(option.amount)})" if option.amount else ""
-    if option.allowed:
-        return f"{BUTTON_LABELS.get(option.kind, option.kind)}{cost}"
-    return f"{BUTTON_LABELS.get(option.kind, option.kind)}: {option.reason or 'not now'}"
+    """An allowed action with what it costs ("Call 5", "Complete to 10", "Lay down (30)"),
+    or a refused one with its reason."""
+    label = BUTTON_LABELS.get(option.kind, option.kind.replace("_", " ").capitalize())
+    if not option.allowed:
+        return f"{label}: {option.reason or 'not now'}"
+    if option.kind == "discard":
+        return "Discard one card: pick it in the menu below"
+    if option.kind in ("complete", "raise") and option.to:
+        return f"{label} to {format_chips(option.to)}"
+    if option.kind in ("bring_in", "bet", "call") and option.amount:
+        return f"{label} {format_chips(option.amount)}"
+    return f"{label} ({format_chips(option.amount)})" if option.amount else label
 
 
-def private_embed(pv: PrivateView) -> discord.Embed:
+_NOT_A_CHOICE = (
+    # refusals that only say which other button fits (it is listed), not worth a line
+    "the bring-in is only on",
+    "completing is only on",
+    "on 3rd street the first bet",
+    "there is already a bet",
+    "there is no bet to",
+    "there is a bet of",
+    "nothing to call",
+    "the bring-in must post",
+)
+
+
+def _worth_a_line(option: ActionOption) -> bool:
+    """A refused option next to allowed ones: shown only when its reason helps the
+    decision (the cover rule, a capped or closed betting), not when it merely names the
+    street or which other button applies."""
+    if option.allowed or option.kind == "discard":
+        return False
+    reason = option.reason or ""
+    return bool(reason) and not reason.startswith(_NOT_A_CHOICE)
+
+
+_OVER_REASONS = frozenset(
+    {"no hand is being played right now", "the hand is over", "the game is over"}
+)
+
+
+def hand_over(pv: PrivateView) -> bool:
+    """No hand is being played for this player now (between games, or before the first):
+    what the DM shows of the last one is history, not a decision."""
+    return bool(pv.options) and all(
+        not o.allowed and (o.reason or "") in _OVER_REASONS for o in pv.options
+    )
+
+
+def waiting_line(pv: PrivateView) -> str:
+    """One line for a player who cannot act now: why, or what happens next. It depends
+    on the PrivateView only (a waiting player's DM is not edited while others act), so it
+    never names whose turn it is: the table message does."""
+    reason = next((o.reason or "" for o in pv.options), "")
+    has_cards = bool(pv.cards or pv.down_cards or pv.up_cards)
+    if reason == "the cards have not been dealt yet" or not has_cards:
+        return "Cards not dealt yet: they show here when the game starts."
+    if hand_over(pv):
+        return "This game is over: your next cards show here."
+    if pv.chosen or reason == "you have already chosen in this window":
+        return "Waiting for the others to choose."
+    if reason == "it is not your turn" or reason.endswith("turn to choose"):
+        return "Not your turn: the table message shows who is to act."
+    if reason == "the table is paused":
+        return "The table is paused."
+    if reason in ("you are not in this hand", "no game is being played") or reason.startswith(
+        "seat "
+    ):
+        return "You are not in this game: you are dealt in at the next one."
+    return reason[:1].upper() + reason[1:] + "." if reason else "Nothing to do right now."
+
+
+def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
+    """The hand DM / ephemeral. ``closed``: the table has closed; the last cards stay,
+    the actions and the countdown go."""
     title = f"Your hand — {GAME_TITLES.get(pv.game, pv.game)} table #{pv.table_id}"
-    embed = discord.Embed(title=title, colour=discord.Colour.dark_teal())
+    colour = discord.Colour.dark_grey() if closed else discord.Colour.dark_teal()
+    embed = discord.Embed(title=title, colour=colour)
     if pv.game == "razz":
         embed.add_field(name="Down (only you)", value=cards_text(pv.down_cards) or "—")
         embed.add_field(name="Up (everyone)", value=cards_text(pv.up_cards) or "—")
@@ -227,18 +410,23 @@ def private_embed(pv: PrivateView) -> discord.Embed:
         embed.add_field(
             name="Strength", value=f"beats {pv.strength:.2%} of all hands", inline=False
         )
-    if pv.chosen:
+    if pv.chosen and not closed and not hand_over(pv):
         embed.add_field(
             name="Your choice (secret)", value=pv.chosen.replace("_", " "), inline=False
         )
-    notes = [option_note(o) for o in pv.options]
-    if pv.deadline is not None and any(o.allowed for o in pv.options):
-        # only to a player who may act now: the others' DMs are not edited on each action
-        # (only changed private views are), so their countdown would go stale; the table
-        # message shows the table's countdown to everyone
-        notes.append(f"Time runs out {countdown(pv.deadline)}")
-    if notes:
+    if closed:
+        pass  # the message's content says the table closed; nothing is left to do
+    elif any(o.allowed for o in pv.options):
+        notes = [option_note(o) for o in pv.options if o.allowed]
+        notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
+        if pv.deadline is not None:
+            # only to a player who may act now: the others' DMs are not edited on each
+            # action (only changed private views are), so their countdown would go stale;
+            # the table message shows the table's countdown to everyone
+            notes.append(f"Time runs out {countdown(pv.deadline)}")
         embed.add_field(name="Now", value="\n".join(notes)[:1024], inline=False)
+    elif pv.options or pv.chosen:
+        embed.add_field(name="Now", value=waiting_line(pv), inline=False)
     embed.set_footer(text=f"state {pv.version}")
     return embed
 

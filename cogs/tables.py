@@ -225,6 +225,8 @@ class TablesCog(commands.Cog, name="Tables"):
         """table id -> message kind -> (channel id, message id), as stored."""
         self._pictures: dict[int, HandPicture | None] = {}
         """hand message id -> the hand pictured in its attachment (None: no attachment)."""
+        self._last_hand: dict[int, PrivateView] = {}
+        """hand DM message id -> the PrivateView it shows (its closed state keeps the cards)."""
         self._league_images: dict[int, tuple[float, bool]] = {}
         """guild id -> (when read, the league's images flag)."""
         self._guild_of: dict[int, int] = {}
@@ -609,6 +611,7 @@ class TablesCog(commands.Cog, name="Tables"):
         message = interaction.message
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
+            self._last_hand[message.id] = pv
         extra: dict[str, Any] = {}
         if message is not None:
             picture, files = await self._hand_attachments(pv, message.id)
@@ -724,19 +727,25 @@ class TablesCog(commands.Cog, name="Tables"):
                 )
                 if files is not None:
                     self._pictures[message_id] = picture
+                self._last_hand[message_id] = pv
                 return
         await self._send_dm(table_id, user_id, pv)
 
     async def _close_dm(self, table_id: int, user_id: int) -> None:
-        """The table closed: the hand DM keeps its last cards but loses its controls."""
+        """The table closed: the hand DM keeps its last cards but loses its controls, its
+        action list and its countdown."""
         where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is None:
             return
         channel_id, message_id = where
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         with contextlib.suppress(discord.NotFound):
+            last = self._last_hand.pop(message_id, None)
+            extra: dict[str, Any] = {}
+            if last is not None:
+                extra["embed"] = private_embed(last, closed=True)
             await dm.get_partial_message(message_id).edit(
-                content=f"Table #{table_id} is closed.", view=None
+                content=f"Table #{table_id} is closed.", view=None, **extra
             )
 
     async def _send_dm(self, table_id: int, user_id: int, pv: PrivateView | None) -> bool:
@@ -760,6 +769,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 )
                 self._rendered[sent.id] = pv.version
                 self._pictures[sent.id] = picture
+                self._last_hand[sent.id] = pv
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 raise
