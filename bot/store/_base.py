@@ -13,6 +13,9 @@ from bot.store.errors import StoreError
 
 Params = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
+GroupCommit = Callable[[Callable[[sqlite3.Connection], Any]], Awaitable[Any]]
+"""The store's group commit: runs ``fn(connection)`` in its own savepoint of a shared
+``BEGIN IMMEDIATE ... COMMIT`` and returns (or raises) what ``fn`` did, once committed."""
 
 
 class _Unset:
@@ -68,6 +71,7 @@ class TxBase:
         *,
         enter: Callable[[], Awaitable[None]] | None = None,
         begin: str | None = None,
+        group: GroupCommit | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -76,6 +80,8 @@ class TxBase:
         """Lazy transaction: joins the writers' queue at the first statement."""
         self._begin = begin
         """Lazy transaction: the BEGIN still to send (with the first statement)."""
+        self._group = group
+        """Lazy transaction: a whole-transaction operation joins the store's group commit."""
         self._begun = False
         self._finished = False
         """Committed (or rolled back) by an operation given ``commit=True``."""
@@ -141,7 +147,22 @@ class TxBase:
 
         ``fn`` must only run statements inside the open transaction (it is a plain sqlite3
         connection). Uses aiosqlite's ``Connection._execute`` (its queue to the worker
-        thread, the same call every public aiosqlite method makes; tests cover it)."""
+        thread, the same call every public aiosqlite method makes; tests cover it).
+
+        A lazy transaction whose FIRST statement is this ``commit`` operation (the whole
+        transaction is ``fn``) joins the store's group commit instead: ``fn`` runs in its
+        own savepoint of a transaction it may share with other tables' waiting actions, and
+        returns (or raises, having written nothing) only after that transaction's COMMIT."""
+        if commit and self._group is not None and self._enter is not None:
+            self._check()
+            self._enter = self._begin = None
+            self._begun = True
+            try:
+                grouped: T = await self._group(fn)
+            finally:
+                self._finished = True
+                self._end()
+            return grouped
         begin = await self._ready()
         db = self._db
         conn: sqlite3.Connection = db._conn

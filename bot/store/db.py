@@ -11,20 +11,28 @@ Usage::
 
 Writers in this process queue on an ``asyncio.Lock`` (one connection cannot hold two
 transactions); other processes wait on SQLite's ``busy_timeout``.
+
+Group commit: a lazy transaction that is one whole-transaction operation (a table action's
+``record_action(..., commit=True)``) queues its writes; the store's writer takes the lock
+once per batch of up to :data:`GROUP_MAX` waiting actions and runs them in ONE round trip:
+``BEGIN IMMEDIATE``, each action in its own savepoint (a refused one is rolled back to it and
+gets its error, the others proceed), ``COMMIT``; only then is any of them answered.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import aiosqlite
 
@@ -32,6 +40,11 @@ from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.errors import MigrationError, StoreError
 from bot.store.stats import StatsOps
+
+GROUP_MAX = 64
+"""The most waiting actions the group commit writes in one transaction."""
+
+_GROUP_SAVEPOINT = "group_item"
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -97,6 +110,10 @@ class Store:
         self._clock = clock
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
+        self._queue: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
+        """Group commit: the actions waiting to be written, in arrival order."""
+        self._writer: asyncio.Task[None] | None = None
+        """Group commit: the task draining :attr:`_queue` (None: idle)."""
         self.schema_version = version
         self.applied: tuple[int, ...] = ()
         """Migrations this open applied (empty when the schema was already current)."""
@@ -135,6 +152,9 @@ class Store:
         return store
 
     async def close(self) -> None:
+        while self._writer is not None:  # let the queued actions land first
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(self._writer)
         async with self._lock:
             await self._db.close()
 
@@ -188,7 +208,8 @@ class Store:
 
         try:
             if lazy:
-                tx = Tx(self._db, self._clock, enter=enter, begin=begin)
+                group = None if query_only else self._group_commit
+                tx = Tx(self._db, self._clock, enter=enter, begin=begin, group=group)
             else:
                 await enter()
                 await self._db.execute(begin)
@@ -218,6 +239,72 @@ class Store:
                     self._holder = None
                     self._lock.release()
 
+    async def _group_commit(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Queue ``fn`` (one action's writes) for the group commit and wait until the
+        transaction holding it committed: its result, or its own error (nothing of it was
+        written), or the batch's error (nothing of the batch was written)."""
+        if self._writer is None and not self._lock.locked():
+            # nothing waits: this action alone, in the caller's task (no writer hop)
+            async with self._lock:
+                self._holder = asyncio.current_task()
+                try:
+                    ((ok, value),) = await self._db._execute(  # type: ignore[no-untyped-call]
+                        _run_batch, self._db._conn, [fn]
+                    )
+                finally:
+                    self._holder = None
+            if ok:
+                return value
+            raise value
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((fn, fut))
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._drain())
+        return await fut
+
+    async def _drain(self) -> None:
+        """The group commit's writer: while actions wait, take the store's lock (so other
+        transactions stay serialised with it), take up to :data:`GROUP_MAX` of them and
+        write them in one round trip (:func:`_run_batch`), then answer each."""
+        try:
+            while self._queue:
+                async with self._lock:
+                    batch: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]]
+                    batch = []
+                    while self._queue and len(batch) < GROUP_MAX:
+                        item = self._queue.pop(0)
+                        if not item[1].done():  # a cancelled waiter's action is not written
+                            batch.append(item)
+                    if not batch:
+                        continue
+                    self._holder = asyncio.current_task()
+                    try:
+                        outcomes = await self._db._execute(  # type: ignore[no-untyped-call]
+                            _run_batch, self._db._conn, [fn for fn, _ in batch]
+                        )
+                    except BaseException as exc:
+                        for _, fut in batch:
+                            if not fut.done():
+                                fut.set_exception(exc)
+                        if not isinstance(exc, Exception):
+                            raise
+                        continue
+                    finally:
+                        self._holder = None
+                for (_, fut), (ok, value) in zip(batch, outcomes, strict=True):
+                    if fut.done():
+                        continue
+                    if ok:
+                        fut.set_result(value)
+                    else:
+                        fut.set_exception(value)
+        finally:
+            self._writer = None
+            for _, fut in self._queue:  # only left when the writer itself was stopped
+                if not fut.done():
+                    fut.set_exception(StoreError("the store's writer stopped"))
+            self._queue.clear()
+
     async def audit(self, guild_id: int | None = None) -> AuditReport:
         """Run the audit (see :mod:`bot.store.audit`) on a consistent view."""
         async with self.read() as tx:
@@ -232,6 +319,46 @@ class Store:
                 await self._db.backup(target)
 
         await _backup_to(out, copy)
+
+
+def _run_batch(
+    conn: sqlite3.Connection, fns: Sequence[Callable[[sqlite3.Connection], Any]]
+) -> list[tuple[bool, Any]]:
+    """On the connection's thread: one transaction for a batch of actions, each in its own
+    savepoint; returns ``(True, result)`` or ``(False, error)`` per action. An error that
+    ends the whole transaction (SQLite rolled it back) or a failed COMMIT raises: then
+    nothing of the batch was written."""
+    out: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if len(fns) == 1:  # alone: no savepoint, its error rolls the transaction back
+            try:
+                result = fns[0](conn)
+            except Exception as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                return [(False, exc)]
+            conn.execute("COMMIT")
+            return [(True, result)]
+        for fn in fns:
+            conn.execute(f"SAVEPOINT {_GROUP_SAVEPOINT}")
+            try:
+                result = fn(conn)
+            except Exception as exc:
+                if not conn.in_transaction:
+                    raise  # the whole transaction is gone, the others' writes with it
+                conn.execute(f"ROLLBACK TO {_GROUP_SAVEPOINT}")
+                conn.execute(f"RELEASE {_GROUP_SAVEPOINT}")
+                out.append((False, exc))
+                continue
+            conn.execute(f"RELEASE {_GROUP_SAVEPOINT}")
+            out.append((True, result))
+        conn.execute("COMMIT" if any(ok for ok, _ in out) else "ROLLBACK")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return out
 
 
 def _rollback_if_open(conn: sqlite3.Connection) -> None:
