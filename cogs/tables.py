@@ -116,6 +116,20 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
 # ----------------------------------------------------------------------------- updates
 
 
+#: Option descriptions shared by /zoot and /wheelers (Discord shows them under each option).
+GUTS_OPTION_HELP: dict[str, str] = {
+    "ante": "chips each player antes (default: the league's)",
+    "laydown_order": "how players choose to lay down",
+    "decision_seconds": "seconds for each lay-down or discard window",
+    "excuse_matcher_ante": "a player who matched the pot skips the next first ante",
+    "laydown_requires_cover": "laying down needs at least the pot in your balance",
+}
+PRACTICE_OPTION_HELP: dict[str, str] = {
+    "practice": "a practice table: computer players fill the seats, play chips only",
+    "computers": "computer players at the practice table (default: enough for 4 players)",
+}
+
+
 class Coalescer:
     """One updater per message key: at most one job in flight; a job submitted while one
     runs replaces any job still waiting (jobs read the newest state when they run).
@@ -302,15 +316,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
     @app_commands.guild_only()
-    @app_commands.describe(
-        ante="chips each player antes (default: the league's)",
-        laydown_order="how players choose to lay down",
-        decision_seconds="seconds for each lay-down or discard window",
-        excuse_matcher_ante="a player who matched the pot skips the next first ante",
-        laydown_requires_cover="laying down needs at least the pot in your balance",
-        practice="a practice table: computer players fill the seats, play chips only",
-        computers="computer players at the practice table (default: enough for 4 players)",
-    )
+    @app_commands.describe(**GUTS_OPTION_HELP, **PRACTICE_OPTION_HELP)
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def zoot(
         self,
@@ -342,14 +348,9 @@ class TablesCog(commands.Cog, name="Tables"):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        ante="chips each player antes (default: the league's)",
-        laydown_order="how players choose to lay down",
-        decision_seconds="seconds for each lay-down or discard window",
-        excuse_matcher_ante="a player who matched the pot skips the next first ante",
-        laydown_requires_cover="laying down needs at least the pot in your balance",
+        **GUTS_OPTION_HELP,
         wraparound="straights may turn the corner (K-A-2)",
-        practice="a practice table: computer players fill the seats, play chips only",
-        computers="computer players at the practice table (default: enough for 4 players)",
+        **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def wheelers(
@@ -388,8 +389,7 @@ class TablesCog(commands.Cog, name="Tables"):
         big_bet="fixed bet from 5th street on",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
-        practice="a practice table: computer players fill the seats, play chips only",
-        computers="computer players at the practice table (default: enough for 4 players)",
+        **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(showdown_reveal=REVEAL)
     async def razz(
