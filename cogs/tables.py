@@ -113,9 +113,6 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
     return None
 
 
-# ----------------------------------------------------------------------------- updates
-
-
 #: Option descriptions shared by /zoot and /wheelers (Discord shows them under each option).
 GUTS_OPTION_HELP: dict[str, str] = {
     "ante": "chips each player antes (default: the league's)",
@@ -128,6 +125,9 @@ PRACTICE_OPTION_HELP: dict[str, str] = {
     "practice": "a practice table: computer players fill the seats, play chips only",
     "computers": "computer players at the practice table (default: enough for 4 players)",
 }
+
+
+# ----------------------------------------------------------------------------- updates
 
 
 class Coalescer:
