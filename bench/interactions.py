@@ -111,7 +111,7 @@ class BareSide:
             for _ in range(per_table):
                 self.clicks += 1
                 rec = await self.fake.click(users[self.clicks % 2], message, "bare:check")
-                await rec.response()
+                await rec.acknowledgement()  # a bare defer is all this bot ever answers
 
         await asyncio.gather(
             *(player(m, (a, b)) for m, (_, a, b) in zip(self.messages, self.seats, strict=True))

@@ -7,8 +7,10 @@ parses clicks, answers them within Discord's 3 seconds and renders views.
 
 Discord's constraints shape the updates:
 
-- the clicker's own interaction answers with ``response.edit_message`` (the message they
-  clicked) or an ephemeral reply;
+- a click is acknowledged at once (a deferred update: Discord's 3 seconds, and the button
+  stops spinning) once the cheap checks passed; a click they refuse gets its ephemeral
+  reason instead. The change is then committed and the clicked message edited through the
+  interaction; a refusal found under the table's lock comes as an ephemeral follow-up;
 - every other update (someone else's action, a timeout, a result) goes through one
   coalescing updater per message (:class:`Coalescer`): at most one edit in flight, and the
   edit renders the newest state when it runs, so a burst of changes becomes one or two edits;
@@ -39,10 +41,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidConfig
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
-from cogs._ids import RAZZ_ACTIONS, CustomId
+from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
 from cogs._render import (
     HAND_FILE,
     SHOWDOWN_FILE,
@@ -563,6 +566,24 @@ class TablesCog(commands.Cog, name="Tables"):
             if why is not None:
                 await reply(interaction, why)
                 return
+            if cid.action in RAZZ_ACTIONS and cid.version != view.version:
+                raise StaleAction()  # refused at once; the service checks again under its lock
+        card: str | None = None
+        if cid.action in GUTS_ACTIONS:
+            if cid.action == "discard":
+                if len(values) != 1:
+                    await reply(interaction, "Choose exactly one card to discard.")
+                    return
+                card = values[0]
+                parse_card(card)  # a malformed value is refused here, before anything
+            if cid.arg != window_token(await service.private_view(tid, uid)):
+                raise StaleAction()
+        if cid.action != "hand":
+            # Acknowledge first (Discord's 3 seconds; the button stops spinning), then commit
+            # and edit the clicked message through this interaction. The checks above answer
+            # a refused click at once; one refused under the table's lock (a double click, a
+            # timer that acted first) gets an ephemeral follow-up.
+            await interaction.response.defer()
         if cid.action == "join":
             view = await service.join(tid, uid, interaction.user.display_name)
             await self._answer_table(interaction, view)
@@ -577,15 +598,6 @@ class TablesCog(commands.Cog, name="Tables"):
             await service.act(tid, uid, cid.action, version=cid.version)
             await self._answer_table(interaction, await service.view(tid))
         else:  # the private guts controls: lay_down, play_on, discard
-            card: str | None = None
-            if cid.action == "discard":
-                if len(values) != 1:
-                    await reply(interaction, "Choose exactly one card to discard.")
-                    return
-                card = values[0]
-            now = await service.private_view(tid, uid)
-            if cid.arg != window_token(now):
-                raise StaleAction()
             # No version here: in a simultaneous window every choice bumps the table's
             # version, which must not make the other players' buttons stale; the window
             # token above refuses buttons of an earlier window, and the engine refuses a
@@ -599,11 +611,9 @@ class TablesCog(commands.Cog, name="Tables"):
         if message is not None:
             if self._rendered.get(message.id, -1) < view.version:
                 self._rendered[message.id] = view.version
-            await interaction.response.edit_message(
-                embed=table_embed(view), view=table_components(view)
-            )
+            await _edit_clicked(interaction, embed=table_embed(view), view=table_components(view))
         else:
-            await interaction.response.send_message(embed=table_embed(view), ephemeral=True)
+            await reply_embed(interaction, table_embed(view))
 
     async def _answer_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
         """The clicker sees their choice at once on the DM (or ephemeral) they clicked;
@@ -617,8 +627,8 @@ class TablesCog(commands.Cog, name="Tables"):
             picture, files = await self._hand_attachments(pv, message.id)
             if files is not None:
                 extra["attachments"] = files
-        await interaction.response.edit_message(
-            embed=private_embed(pv), view=private_components(pv), **extra
+        await _edit_clicked(
+            interaction, embed=private_embed(pv), view=private_components(pv), **extra
         )
         if "attachments" in extra and message is not None:
             self._pictures[message.id] = picture
@@ -796,6 +806,23 @@ class TablesCog(commands.Cog, name="Tables"):
                 await self._send_dm(table_id, user_id, None)
 
         self.updates.submit(f"dm:{table_id}:{user_id}", check)
+
+
+async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
+    """Show ``fields`` on the clicked message: in the interaction's answer, or, once the
+    click was acknowledged, by editing that message through the interaction."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
+
+
+async def reply_embed(interaction: discord.Interaction, embed: discord.Embed) -> None:
+    """An ephemeral embed, whether or not the interaction was acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 def _warm_low_table() -> None:

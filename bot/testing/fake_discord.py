@@ -159,10 +159,15 @@ class InteractionReply:
     def ephemeral(self) -> bool:
         return bool(self.flags & FLAG_EPHEMERAL)
 
+    via_followup: bool = False
+    """A deferred update (6) filled in by a follow-up message (e.g. a refusal) rather than
+    by an edit of the clicked message: this reply shows that follow-up."""
+
     @property
     def updated_message(self) -> bool:
-        """The answer edited the clicked message (callback 6 or 7) instead of replying."""
-        return self.callback_type in (6, 7)
+        """The answer edited the clicked message (callback 7, or 6 then an edit of it)
+        instead of replying."""
+        return self.callback_type == 7 or (self.callback_type == 6 and not self.via_followup)
 
 
 @dataclass(eq=False)
@@ -186,7 +191,10 @@ class InteractionRecord:
     choices: tuple[JSON, ...] = ()
     modal: JSON | None = None
     refused: list[int] = field(default_factory=list)
+    settled_by: FakeMessage | None = None
+    """For a deferred update (6): the follow-up that answered it, if that came first."""
     _settled: asyncio.Event = field(default_factory=asyncio.Event)
+    _acked: asyncio.Event = field(default_factory=asyncio.Event)
     _followup_added: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -198,9 +206,23 @@ class InteractionRecord:
     def acknowledged(self) -> bool:
         return self.acked_at is not None
 
+    async def acknowledgement(self, timeout: float = 5.0) -> float:
+        """Wait for the bot's first callback (whatever it is); the latency."""
+        try:
+            await asyncio.wait_for(self._acked.wait(), timeout)
+        except TimeoutError:
+            raise FakeDiscordError(
+                f"interaction {self.command or self.custom_id!r} by {self.user.name}: never "
+                f"acknowledged within {timeout}s"
+            ) from None
+        assert self.latency is not None
+        return self.latency
+
     async def response(self, timeout: float = 5.0) -> InteractionReply:
-        """Wait for the bot's answer. A deferred reply (callback 5) counts once the bot has
-        filled it in; a deferred update (6) as soon as it is acknowledged."""
+        """Wait for the bot's answer, as the user sees it. A deferred reply (callback 5)
+        counts once the bot has filled it in; a deferred update (6) once the bot has
+        edited the clicked message through the interaction, or sent a follow-up (what the
+        user then sees); :meth:`acknowledgement` waits only for the first callback."""
         try:
             await asyncio.wait_for(self._settled.wait(), timeout)
         except TimeoutError:
@@ -226,6 +248,9 @@ class InteractionRecord:
     def snapshot(self) -> InteractionReply:
         assert self.callback_type is not None
         message = self.original
+        via_followup = self.callback_type == 6 and self.settled_by is not None
+        if via_followup:
+            message = self.settled_by
         if message is None:
             return InteractionReply(
                 self.callback_type, None, "", (), (), (), 0, self.choices, self.modal
@@ -241,6 +266,7 @@ class InteractionRecord:
             flags=version.flags,
             choices=self.choices,
             modal=self.modal,
+            via_followup=via_followup,
         )
 
 
@@ -1278,6 +1304,7 @@ class FakeDiscord:
             raise
         record.acked_at = now
         record.callback_type = kind
+        record._acked.set()
         if kind == 4:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             record.original = self._create_message(
@@ -1301,8 +1328,8 @@ class FakeDiscord:
                 loading=True,
             )
         elif kind == 6:
+            # settles with the edit of the clicked message (or a follow-up) that follows
             record.original = record.source_message
-            record._settled.set()
         elif kind == 7:
             assert record.source_message is not None
             record.original = self._edit(record.source_message, data, files)
@@ -1376,6 +1403,9 @@ class FakeDiscord:
                 message_type=0,
             )
         record.followups.append(message)
+        if record.callback_type == 6 and not record._settled.is_set():
+            record.settled_by = message
+            record._settled.set()
         record._followup_added.set()
         if request.query.get("wait") not in ("true", "1", "True"):
             return web.Response(status=204)

@@ -7,6 +7,7 @@ misbehaving (429, 5xx, a gateway drop)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from typing import Any
 
@@ -181,4 +182,52 @@ async def test_razz_rate_limits_server_errors_and_gateway_drop_mid_hand_it_finis
         assert limited.hits >= 1 and broken.hits >= 1 and answer.hits == 1
         assert fake.resumes == 1
         assert (await bot.store.audit(world.guild.id)).ok
+    assert_all_acknowledged(world)
+
+
+async def test_razz_click_is_acknowledged_before_its_commit_and_a_doubled_one_is_refused_once(
+    world: World,
+) -> None:
+    """DESIGN "Reliability rules": a click is acknowledged first (a deferred update, within
+    Discord's 3 seconds whatever the database does), then the clicked table message is
+    edited through the interaction; two presses of the same Razz button at once apply
+    once, the other gets its reason as an ephemeral follow-up."""
+    fake = world.fake
+    players = [world.alice, world.bob]
+    async with table_bot(world, autostart_delay=30) as bot:
+        table, _ = await open_razz(world, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        service = bot.service
+        assert service is not None
+        view = await service.table_in_channel(world.channel.id)
+        assert view is not None and view.to_act_user_ids
+        await eventually(lambda: footer_state(table) == view.version, what="table message")
+        (uid,) = view.to_act_user_ids
+        user = next(u for u in players if u.id == uid)
+        label = next(x for x in ("Bring in", "Call", "Check") if x in enabled(table))
+        custom_id = str(table.button(label)["custom_id"])
+        first, second = [
+            await r
+            for r in [
+                asyncio.ensure_future(fake.click(user, table, custom_id)),
+                asyncio.ensure_future(fake.click(user, table, custom_id)),
+            ]
+        ]
+        replies = [await first.response(), await second.response()]
+        assert sorted(r.updated_message for r in replies) == [False, True], replies
+        applied = next(r for r in replies if r.updated_message)
+        refused = next(r for r in replies if not r.updated_message)
+        # the applied one: a deferred update, then the message edited through the interaction
+        assert applied.callback_type == 6 and footer_state(table) > view.version
+        token = (first if replies[0] is applied else second).token
+        assert any(
+            r.method == "PATCH" and token in r.path and r.path.endswith("/messages/@original")
+            for r in fake.requests
+        )
+        assert refused.callback_type == 6 and refused.via_followup and refused.ephemeral
+        assert refused.content and not refused.content.startswith("Sorry"), refused.content
+        after = await service.view(view.table_id)
+        assert after.version == view.version + 1  # applied once
+        report = await bot.store.audit(world.guild.id)
+        assert report.ok, report.format()
     assert_all_acknowledged(world)
