@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.ops.logs import log_published, warn_http_errors
+from bot.render import pool as render_pool
 from bot.store import Store
 from cogs._errors import handle_error
 
@@ -94,6 +95,7 @@ class HomeGameBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self._extensions = tuple(e for e in extensions if service is not None or e != "cogs.tables")
         self._heartbeat: asyncio.Task[None] | None = None
+        self._render_start: asyncio.Task[None] | None = None
         self.tree.on_error = handle_error  # type: ignore[assignment]
 
     async def setup_hook(self) -> None:
@@ -101,6 +103,10 @@ class HomeGameBot(commands.AutoShardedBot):
         from cogs.league import HistorySelect, LeaderboardButton
 
         warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
+        if self.settings.ui.images:
+            # the image workers start now, in the background, not at the first hand dealt
+            render_pool.configure(self.settings.ui.render_processes)
+            self._render_start = asyncio.create_task(render_pool.start(), name="render-pool")
 
         for name in self._extensions:
             await self.load_extension(name)
@@ -147,6 +153,10 @@ class HomeGameBot(commands.AutoShardedBot):
         )
 
     async def close(self) -> None:
+        if self._render_start is not None and not self._render_start.done():
+            self._render_start.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._render_start
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

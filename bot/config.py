@@ -141,6 +141,9 @@ class LeagueSettings(_Section):
 class UiSettings(_Section):
     images: bool = True
     """Attach card and chart images; off sends text only (lighter for slow hosts)."""
+    render_processes: int | None = Field(default=None, ge=0, le=8)
+    """Worker processes that draw the images (bot.render.pool): unset, one when the machine
+    has two or more cores, else none; 0 draws them in a thread of the bot's process."""
 
 
 class LogSettings(_Section):

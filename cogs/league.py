@@ -24,6 +24,7 @@ from bot.engine.errors import HomeGameError
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
 from bot.league.replay import redact_history, replay_text, seen_cards, visible_events
 from bot.render.charts import render_balance_chart
+from bot.render.pool import render
 from bot.render.text import format_chips
 from bot.store import NotFound, Season
 from cogs._errors import handle_error
@@ -351,7 +352,8 @@ class LeagueCog(commands.Cog, name="League"):
                 f"{GAME_NAMES.get(t.game, t.game)}: {t.hands} hands · won {t.won} · net "
                 f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
             )
-        chart = render_balance_chart(
+        chart = await render(
+            render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
             title=f"{who.display_name}: balance, season {season.number}",
         )

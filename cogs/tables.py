@@ -22,8 +22,8 @@ Discord's constraints shape the updates:
 Card images: a hand DM (and the ephemeral **My hand**) carries a PNG of its owner's cards,
 re-attached only when the pictured hand changes; a result with a showdown carries a PNG of
 every shown hand, the winners marked. Both need the host's ``ui.images`` and the league's
-``images`` flag on; the text with the cards is sent either way. PNGs are rendered in a
-worker thread, never on the event loop.
+``images`` flag on; the text with the cards is sent either way. PNGs are drawn by
+:mod:`bot.render.pool` (a worker process), never on the event loop.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ from discord.ext import commands
 
 from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidConfig
+from bot.render.images import render_hand, render_showdown
+from bot.render.pool import render
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
@@ -54,8 +56,6 @@ from cogs._render import (
     hand_picture,
     private_components,
     private_embed,
-    render_hand_picture,
-    render_showdown_picture,
     showdown_picture,
     table_components,
     table_embed,
@@ -528,7 +528,7 @@ class TablesCog(commands.Cog, name="Tables"):
         return hand_picture(pv)
 
     async def _hand_file(self, picture: HandPicture) -> discord.File:
-        png = await asyncio.to_thread(render_hand_picture, picture)
+        png = await render(render_hand, picture.cards, label=picture.label)
         alt = f"{picture.label}: {' '.join(c.pretty for c in picture.cards)}"
         return discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt[:1024])
 
@@ -671,7 +671,9 @@ class TablesCog(commands.Cog, name="Tables"):
             text, picture = outbox[0]
             extra: dict[str, Any] = {}
             if picture is not None and await self._images_on(guild_id):
-                png = await asyncio.to_thread(render_showdown_picture, picture)
+                png = await render(
+                    render_showdown, picture.hands, winner_indexes=set(picture.winners)
+                )
                 alt = "Showdown: " + "; ".join(
                     f"{name} {' '.join(c.pretty for c in cards)} {hand}".strip()
                     for name, cards, hand in picture.hands
