@@ -131,7 +131,9 @@ Runner = Callable[[int, Side | None], Awaitable[None]]
 untimed)."""
 
 
-async def service_side(db: Path, tables: int) -> tuple[Runner, Callable[[], Awaitable[None]]]:
+async def service_side(
+    db: Path, tables: int
+) -> tuple[Runner, Callable[[], Awaitable[None]], Store]:
     master = random.Random(tables)
     store = await Store.open(db)
     service = TableService(
@@ -161,7 +163,7 @@ async def service_side(db: Path, tables: int) -> tuple[Runner, Callable[[], Awai
         await service.stop_service()
         await store.close()
 
-    return run, close
+    return run, close, store
 
 
 async def bare_side(db: Path, tasks: int) -> tuple[Runner, Callable[[], Awaitable[None]]]:
@@ -196,6 +198,8 @@ class Level:
     svc: Side
     bare: Side
     gc: GcClock
+    wal: str = ""
+    """The service store's WAL checkpoints during the level (bot.store.checkpoint)."""
 
     @property
     def ratio(self) -> float:
@@ -203,7 +207,7 @@ class Level:
 
 
 async def level(tmp: Path, tables: int, actions: int, slice_ops: int) -> Level:
-    svc_run, svc_close = await service_side(tmp / f"svc{tables}.db", tables)
+    svc_run, svc_close, store = await service_side(tmp / f"svc{tables}.db", tables)
     bare_run, bare_close = await bare_side(tmp / f"bare{tables}.db", tables)
     await svc_run(WARMUP, None)
     await bare_run(WARMUP, None)
@@ -220,9 +224,22 @@ async def level(tmp: Path, tables: int, actions: int, slice_ops: int) -> Level:
                     await run(per_task, side)
                     side.busy += time.perf_counter() - t0
             k += 1
+    wal = wal_line(store, tmp / f"svc{tables}.db")
     await svc_close()
     await bare_close()
-    return Level(tables, svc, bare, clock)
+    return Level(tables, svc, bare, clock, wal)
+
+
+def wal_line(store: Store, db: Path) -> str:
+    ck = store.checkpointer
+    wal = db.with_name(db.name + "-wal")
+    size = wal.stat().st_size / 1e6 if wal.exists() else 0.0
+    if ck is None:
+        return f"SQLite autocheckpoint; WAL file {size:.1f} MB"
+    return (
+        f"{ck.checkpoints} background checkpoints, {ck.finishes} by the writer,"
+        f" {ck.failures} failed; WAL at most {ck.max_wal} pages, file {size:.1f} MB"
+    )
 
 
 async def memory(db: Path, tables: int) -> float:
@@ -269,6 +286,8 @@ async def main_async(actions: int, slice_ops: int, mem_tables: int) -> int:
             f" slowest 1% overlapping one: service {lv.gc.overlapping(svc_tail)}/{len(svc_tail)},"
             f" bare {lv.gc.overlapping(bare_tail)}/{len(bare_tail)}"
         )
+    for lv in levels:
+        print(f"wal at {lv.tables} tables: {lv.wal}")
     worst = max(lv.ratio for lv in levels)
     print(f"memory: {mb:.1f} MB per 1,000 open tables (measured on {mem_tables}; target < 300)")
     print("target: p99 within 3x the bare commit")

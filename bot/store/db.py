@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 import time
@@ -38,8 +39,11 @@ import aiosqlite
 
 from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
+from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import MigrationError, StoreError
 from bot.store.stats import StatsOps
+
+log = logging.getLogger(__name__)
 
 GROUP_MAX = 64
 """The most waiting actions the group commit writes in one transaction."""
@@ -103,9 +107,17 @@ class Store:
     """The chip league's database. Build it with :meth:`open`; close it with :meth:`close`."""
 
     def __init__(
-        self, db: aiosqlite.Connection, path: Path, clock: Callable[[], float], version: int
+        self,
+        db: aiosqlite.Connection,
+        path: Path,
+        clock: Callable[[], float],
+        version: int,
+        checkpointer: WalCheckpointer | None = None,
     ) -> None:
         self._db = db
+        self.checkpointer = checkpointer
+        """The background WAL checkpointer (None: SQLite's autocheckpoint runs instead,
+        see :mod:`bot.store.checkpoint`)."""
         self.path = path
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -144,10 +156,11 @@ class Store:
             await db.execute("PRAGMA synchronous = NORMAL")
             applied = await _migrate(db, dry=not migrate)
             version = await _user_version(db)
+            checkpointer = await _start_checkpointer(db, path, busy_timeout_ms)
         except BaseException:
             await db.close()
             raise
-        store = cls(db, path, clock, version)
+        store = cls(db, path, clock, version, checkpointer)
         store.applied = applied
         return store
 
@@ -156,7 +169,12 @@ class Store:
             with contextlib.suppress(BaseException):
                 await asyncio.shield(self._writer)
         async with self._lock:
-            await self._db.close()
+            try:
+                if self.checkpointer is not None:
+                    # its last TRUNCATE checkpoint, with no write of ours in flight
+                    await asyncio.to_thread(self.checkpointer.stop)
+            finally:
+                await self._db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -248,6 +266,7 @@ class Store:
             async with self._lock:
                 self._holder = asyncio.current_task()
                 try:
+                    await self._finish_checkpoint()
                     ((ok, value),) = await self._db._execute(  # type: ignore[no-untyped-call]
                         _run_batch, self._db._conn, [fn]
                     )
@@ -279,6 +298,7 @@ class Store:
                         continue
                     self._holder = asyncio.current_task()
                     try:
+                        await self._finish_checkpoint()
                         outcomes = await self._db._execute(  # type: ignore[no-untyped-call]
                             _run_batch, self._db._conn, [fn for fn, _ in batch]
                         )
@@ -304,6 +324,13 @@ class Store:
                 if not fut.done():
                     fut.set_exception(StoreError("the store's writer stopped"))
             self._queue.clear()
+
+    async def _finish_checkpoint(self) -> None:
+        """Under the store's lock, before a group-commit transaction: the checkpoint the
+        background checkpointer asked for, if it did (rare; see :mod:`bot.store.checkpoint`)."""
+        ck = self.checkpointer
+        if ck is not None and ck.take_finish():
+            await self._db._execute(finish_checkpoint, self._db._conn)  # type: ignore[no-untyped-call]
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:
         """Run the audit (see :mod:`bot.store.audit`) on a consistent view."""
@@ -398,6 +425,27 @@ async def _backup_to(
         out.unlink(missing_ok=True)
         raise
     target.close()
+
+
+async def _start_checkpointer(
+    db: aiosqlite.Connection, path: Path, busy_timeout_ms: int
+) -> WalCheckpointer | None:
+    """Hand the WAL's checkpoints to a :class:`WalCheckpointer` and turn the connection's
+    autocheckpoint off; if the checkpointer's connection cannot be opened, log it and keep
+    SQLite's autocheckpoint (the WAL must be copied back by someone)."""
+    checkpointer = WalCheckpointer(path, busy_timeout_ms=busy_timeout_ms)
+    try:
+        await asyncio.to_thread(checkpointer.open)
+    except sqlite3.Error:
+        log.exception("%s: no background WAL checkpointer; SQLite's autocheckpoint stays", path)
+        return None
+    try:
+        await db.execute("PRAGMA wal_autocheckpoint = 0")
+        checkpointer.start()
+    except BaseException:
+        await asyncio.to_thread(checkpointer.stop)
+        raise
+    return checkpointer
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:

@@ -1,0 +1,163 @@
+"""WAL checkpoints off the writers' path (bot/store/checkpoint.py): the store's connection
+runs without autocheckpoint, a background checkpointer on its own connection and thread
+copies the WAL back, keeps it bounded while actions commit, never fails a write, and leaves
+an empty WAL when the store closes."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+import bot.store.checkpoint as checkpoint
+from bot.engine.events import public
+from bot.store import Store, TableAccounts
+from bot.store.checkpoint import WalCheckpointer
+from tests.store.conftest import ALICE, BOB, CAROL, GUILD
+
+PAGE = 4096
+
+
+def _wal(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + "-wal")
+
+
+async def _table(store: Store) -> tuple[TableAccounts, int]:
+    async with store.transaction() as tx:
+        table = await tx.create_table(GUILD, 7000, "zoot")
+        hand = await tx.start_hand(table.id)
+        return await tx.table_accounts(table.id, [ALICE, BOB, CAROL]), hand.id
+
+
+async def _actions(
+    store: Store, accounts: TableAccounts, hand_id: int, n: int, version: int
+) -> int:
+    """``n`` table actions back to back from table version ``version``, as the table
+    service writes them (group commit: a chip move, an event, the snapshot); returns the
+    table's last version."""
+    for i in range(n):
+        async with store.transaction(lazy=True) as tx:
+            rec = await tx.record_action(
+                accounts,
+                moves=[(ALICE, 1, "ante") if i % 2 == 0 else (ALICE, -1, "award")],
+                hand_id=hand_id,
+                events=[public("bet", {"n": i})],
+                snapshot={"table": accounts.table_id, "pad": "x" * 900, "n": i},
+                expected_version=version,
+                commit=True,
+            )
+        assert rec.version is not None
+        version = rec.version
+    return version
+
+
+async def _autocheckpoint(store: Store) -> int:
+    async with store._db.execute("PRAGMA wal_autocheckpoint") as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def test_store_connection_leaves_checkpoints_to_the_background_checkpointer(
+    store: Store,
+) -> None:
+    assert store.checkpointer is not None and store.checkpointer.running
+    assert await _autocheckpoint(store) == 0
+
+
+async def test_checkpointer_keeps_the_wal_bounded_while_actions_commit(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoint, "CHECKPOINT_INTERVAL", 0.005)
+    monkeypatch.setattr(checkpoint, "WAL_LIMIT_PAGES", 100)
+    store = await Store.open(db_path)
+    try:
+        accounts, hand_id = await _table(store)
+        largest = version = 0
+        for _ in range(12):
+            version = await _actions(store, accounts, hand_id, 100, version)
+            largest = max(largest, _wal(db_path).stat().st_size // PAGE)
+        ck = store.checkpointer
+        assert ck is not None and ck.checkpoints > 0 and ck.failures == 0
+        # 1,200 actions write several thousand pages; with nobody copying them back the WAL
+        # would hold them all
+        assert largest < 1200, largest
+        async with store.read() as tx:
+            assert (await tx.table(accounts.table_id)).version == 1200
+    finally:
+        await store.close()
+
+
+def test_checkpointer_behind_past_the_limit_asks_the_writer_once(tmp_path: Path) -> None:
+    path = tmp_path / "wal.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("CREATE TABLE t (v TEXT)")
+    reader = sqlite3.connect(path, isolation_level=None)
+    ck = WalCheckpointer(path, wal_limit=50)
+    ck.open()
+    try:
+        # a reader holding its snapshot: frames committed after it cannot be copied yet
+        reader.execute("BEGIN")
+        reader.execute("SELECT COUNT(*) FROM t").fetchone()
+        for _ in range(60):
+            writer.execute("INSERT INTO t VALUES (?)", ("x" * 3000,))
+        ck._round()
+        assert ck.max_wal >= 60
+        assert ck.take_finish() is True
+        assert ck.take_finish() is False
+        reader.execute("COMMIT")
+        ck._round()  # it was behind: it looks again and now catches up
+        assert ck.take_finish() is False
+        busy, frames, copied = writer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert (busy, copied) == (0, frames)
+    finally:
+        ck.stop()
+        reader.close()
+        writer.close()
+
+
+async def test_checkpointer_failure_does_not_fail_a_write(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(checkpoint, "CHECKPOINT_INTERVAL", 0.002)
+    store = await Store.open(db_path)
+    try:
+        ck = store.checkpointer
+        assert ck is not None and ck._conn is not None
+        accounts, hand_id = await _table(store)
+        with caplog.at_level(logging.ERROR, logger="bot.store.checkpoint"):
+            ck._conn.close()  # every checkpoint from now on raises
+            deadline = time.monotonic() + 5
+            version = 0
+            while ck.failures == 0:
+                version = await _actions(store, accounts, hand_id, 5, version)
+                assert time.monotonic() < deadline, "the checkpointer never ran"
+            version = await _actions(store, accounts, hand_id, 20, version)
+        assert ck.running
+        assert any("WAL checkpoint" in r.getMessage() for r in caplog.records)
+        async with store.read() as tx:
+            assert (await tx.table(accounts.table_id)).version == version
+    finally:
+        await store.close()  # its last checkpoint fails too: logged, the store still closes
+    assert not ck.running
+
+
+async def test_store_close_checkpoints_the_whole_wal(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    accounts, hand_id = await _table(store)
+    version = await _actions(store, accounts, hand_id, 50, 0)
+    # another process keeps the database open, so closing the store is not the last close
+    other = sqlite3.connect(db_path)
+    try:
+        other.execute("SELECT 1 FROM tables").fetchall()
+        await store.close()
+        assert _wal(db_path).stat().st_size == 0
+        row = other.execute("SELECT version FROM tables WHERE id = ?", (accounts.table_id,))
+        assert row.fetchone()[0] == version
+    finally:
+        other.close()
