@@ -5,18 +5,28 @@ Run:  python bench/interactions.py [--clicks N]
 For 1, 10 and 50 Razz tables played at once (two users each, in their own channels), the
 player to act presses **Check**, **Call** or **Bring in** on the table message, over and
 over, hands following each other; each click goes through the real discord.py client, the
-tables cog, the TableService (lock, engine, one SQLite transaction) and back as an edit of
-the clicked message. The latency is the fake Discord's: from sending the interaction on the
-gateway to receiving the bot's first callback (what Discord's 3-second rule measures).
+tables cog, the TableService (lock, engine, one SQLite transaction) and back. The latency
+is the fake Discord's: from sending the interaction on the gateway to receiving the bot's
+first callback (what Discord's 3-second rule measures; the bot acknowledges a click it
+accepts with a deferred update, then commits and edits the clicked message).
 
-The floor is a minimal discord.py bot on the same fake with the same number of users
-clicking a button at once, whose only work is ``interaction.response.defer()``.
+The floor is a minimal discord.py bot on the same kind of fake with the same number of
+users clicking a button at once, whose only work is ``interaction.response.defer()``.
 
-Fairness: at each level both sides are set up first (each on its own fake Discord, in
-this one process and event loop), warmed up with ``WARMUP`` untimed clicks
-per table, then measured in INTERLEAVED slices (bot, bare, bare, bot, ...: the order
-alternates) of the same number of clicks per table, so load changes hit both alike.
-Between slices the bot's own background updates (DM edits, posts) are let finish, untimed.
+Layout, as in production: each bot runs in its OWN PROCESS (``--child``: the Home Game bot
+built as ``python -m bot run`` builds it, or the bare bot), connected to its fake Discord
+only through ``discord.api_base`` (REST and the gateway on 127.0.0.1). This process holds
+both fakes and the clicking users, and reads every latency off the fakes' clock. Discord's
+own work (parsing a bot's uploads, keeping every message version) is thus not charged to
+the bot's event loop, and each bot's heap and garbage collector are its own.
+
+Fairness: at each level both sides are set up first, warmed up with ``WARMUP`` untimed
+clicks per table, then measured in INTERLEAVED slices (bot, bare, bare, bot, ...: the order
+alternates) of the same number of clicks per table, so load changes hit both alike. Between
+slices each side settles, untimed: the Home Game bot until every table shows a player to
+act and the bot has sent nothing for ``QUIET`` seconds (its DM edits and posts done); then
+this process collects its garbage and freezes what survives (``gc.freeze``), the same for
+both sides, so a collection over the fakes' growing records never lands in a slice.
 
 Prints a markdown table; the last line is ``RESULT p99_vs_bare=R`` (R: the worst ratio of
 the two p99s over the three levels). Target: within 2x.
@@ -27,24 +37,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
-import random
+import os
+import re
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import discord
-
-from bot.app import HomeGameBot, PublishRelay
-from bot.config import DatabaseSettings, DiscordSettings, Settings
-from bot.store import Store
-from bot.tables.service import TableService
-from bot.testing import FakeChannel, FakeDiscord, FakeMessage, FakeUser, running_client
-from bot.testing.harness import discord_endpoints
+from bot.testing import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 LEVELS = (1, 10, 50)
 ACTIONS = ("Check", "Call", "Bring in", "Complete", "Bet", "Fold")
@@ -53,6 +60,14 @@ WARMUP = 3
 """Untimed clicks per table before the timed ones, on both sides."""
 SLICES = 10
 """Timed slices per side and level; the two sides alternate slice by slice."""
+QUIET = 0.05
+"""Seconds without a request from the Home Game bot before a slice starts."""
+NEXT_HAND = 0.05
+"""The Home Game bot's pause between hands here (3 s in the product): table after table
+would otherwise wait for its next hand between slices."""
+BARE_LABEL = "Check"
+
+TO_ACT = re.compile(r"To act: <@(\d+)>")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -74,20 +89,135 @@ def world(
     return out
 
 
-# ----------------------------------------------------------------------------- bare bot
+# ----------------------------------------------------------------------------- child side
 
 
-class BareButton(discord.ui.View):
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
+async def _child_bare(api_base: str, token: str) -> None:
+    """The bare bot: a persistent button that only defers; posts one per text channel."""
+    import discord
 
-    @discord.ui.button(label="Check", custom_id="bare:check")
-    async def check(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        await interaction.response.defer()
+    class BareButton(discord.ui.View):
+        def __init__(self) -> None:
+            super().__init__(timeout=None)
+
+        @discord.ui.button(label=BARE_LABEL, custom_id="bare:check")
+        async def check(
+            self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+        ) -> None:
+            await interaction.response.defer()
+
+    client = discord.AutoShardedClient(intents=discord.Intents(guilds=True))
+    client._connection.guild_ready_timeout = 0.05
+    client.add_view(BareButton())
+    await _serve(client, token, ready=lambda: _post_buttons(client, BareButton))
+
+
+async def _post_buttons(client: Any, view: Any) -> None:
+    for guild in client.guilds:
+        for channel in guild.text_channels:
+            await channel.send("bench", view=view())
+
+
+async def _child_bot(api_base: str, token: str, db: Path) -> None:
+    """The Home Game bot, assembled as ``python -m bot run`` does (bot.cli.run.serve), with
+    :data:`NEXT_HAND` between hands."""
+    from bot.app import HomeGameBot, PublishRelay
+    from bot.config import DatabaseSettings, DiscordSettings, Settings
+    from bot.store import Store
+    from bot.tables.service import TableService
+
+    settings = Settings(
+        discord=DiscordSettings(token=token, api_base=api_base),
+        database=DatabaseSettings(path=db),
+    )
+    store = await Store.open(db)
+    relay = PublishRelay()
+    service = TableService(store, subscriber=relay, autostart_delay=NEXT_HAND)
+    bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
+    bot._connection.guild_ready_timeout = 0.05
+    try:
+        await _serve(bot, token, ready=None)
+    finally:
+        await service.stop_service()
+        await store.close()
+
+
+async def _serve(client: Any, token: str, ready: Any) -> None:
+    """Connect, run ``ready()``, say READY on stdout, run until SIGTERM or stdin closes."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not os.read(0, 1) else None)
+    await client.login(token)
+    runner = asyncio.create_task(client.connect(reconnect=True))
+    await client.wait_until_ready()
+    if ready is not None:
+        await ready()
+    print("READY", flush=True)
+    await stop.wait()
+    await client.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(runner, 10)
+
+
+def child_main(kind: str, api_base: str, token: str, db: str | None) -> int:
+    from discord.http import Route
+
+    logging.basicConfig(level=logging.ERROR)
+    Route.BASE = api_base  # REST here; AutoShardedClient asks GET /gateway/bot for the URL
+    if kind == "bare":
+        asyncio.run(_child_bare(api_base, token))
+    else:
+        assert db is not None
+        asyncio.run(_child_bot(api_base, token, Path(db)))
+    return 0
+
+
+class Child:
+    """One bot process, connected to ``fake``."""
+
+    def __init__(self, kind: str, fake: FakeDiscord, db: Path | None, log: Path) -> None:
+        self.kind, self.fake, self.db, self.log = kind, fake, db, log
+
+    async def __aenter__(self) -> Child:
+        args = [sys.executable, __file__, "--child", self.kind, self.fake.api_base, self.fake.token]
+        if self.db is not None:
+            args.append(str(self.db))
+        self.err = self.log.open("wb")
+        self.proc = await asyncio.create_subprocess_exec(
+            *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=self.err
+        )
+        assert self.proc.stdout is not None
+        try:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+        except TimeoutError:
+            line = b""
+        if line.strip() != b"READY":
+            self.proc.kill()
+            raise RuntimeError(f"{self.kind} bot did not start: {self.log.read_text()[-2000:]}")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        self.err.close()
+
+
+# ----------------------------------------------------------------------------- the users
+
+
+def _latencies(fake: FakeDiscord, start: int) -> list[float]:
+    records = list(fake.interactions.values())[start:]
+    return [r.latency for r in records if r.latency is not None]
 
 
 class BareSide:
-    """The floor: a defer-only discord.py bot, one button message per table."""
+    """The floor: the defer-only bot, one button message per table."""
 
     def __init__(self, fake: FakeDiscord, seats: list[tuple[FakeChannel, FakeUser, FakeUser]]):
         self.fake = fake
@@ -95,13 +225,14 @@ class BareSide:
         self.messages: list[FakeMessage] = []
         self.clicks = 0
 
-    async def setup(self, stack: contextlib.AsyncExitStack) -> None:
-        self.client = client = discord.AutoShardedClient(intents=discord.Intents(guilds=True))
-        await stack.enter_async_context(running_client(self.fake, client))
-        client.add_view(BareButton())
+    async def setup(self) -> None:
         for channel, _, _ in self.seats:
-            sent = await client.get_partial_messageable(channel.id).send("bench", view=BareButton())
-            self.messages.append(self.fake.messages[sent.id])
+            for _ in range(500):
+                sent = [m for m in self.fake.channel_messages(channel) if m.buttons()]
+                if sent:
+                    break
+                await asyncio.sleep(0.01)
+            self.messages.append(sent[0])
 
     async def run(self, per_table: int) -> list[float]:
         """``per_table`` clicks on every table at once; their latencies."""
@@ -116,104 +247,91 @@ class BareSide:
         await asyncio.gather(
             *(player(m, (a, b)) for m, (_, a, b) in zip(self.messages, self.seats, strict=True))
         )
-        records = list(self.fake.interactions.values())[start:]
-        latencies = [r.latency for r in records if r.latency is not None]
-        assert len(latencies) == len(records) == per_table * len(self.seats)
+        latencies = _latencies(self.fake, start)
+        assert len(latencies) == per_table * len(self.seats)
         return latencies
 
     async def settle(self) -> None:
         return None
 
 
-# ----------------------------------------------------------------------------- home game
+def _to_act(table: FakeMessage) -> int | None:
+    """The user the table message names to act, if it shows an action button."""
+    embeds = table.embeds
+    if not embeds:
+        return None
+    found = TO_ACT.search(str(embeds[0].get("description", "")))
+    if found is None:
+        return None
+    labels = {b["label"] for b in table.buttons() if not b.get("disabled")}
+    if not any(x in labels for x in ACTIONS):
+        return None
+    return int(found.group(1))
 
 
 class BotSide:
-    """The real bot: a Razz table per channel, the player to act clicking."""
+    """The Home Game bot: a Razz table per channel, the player to act clicking."""
 
-    def __init__(
-        self, fake: FakeDiscord, seats: list[tuple[FakeChannel, FakeUser, FakeUser]], db: Path
-    ):
+    def __init__(self, fake: FakeDiscord, seats: list[tuple[FakeChannel, FakeUser, FakeUser]]):
         self.fake = fake
         self.seats = seats
-        self.db = db
         self.tables: list[FakeMessage] = []
 
-    async def setup(self, stack: contextlib.AsyncExitStack) -> None:
+    async def setup(self) -> None:
         fake = self.fake
-        store = await Store.open(self.db)
-        stack.push_async_callback(store.close)
-        relay = PublishRelay()
-        seeds = random.Random(len(self.seats))
-        self.service = service = TableService(
-            store,
-            rng_factory=lambda: random.Random(seeds.random()),
-            subscriber=relay,
-            autostart_delay=0.05,
-        )
-        stack.push_async_callback(service.stop_service)
-        settings = Settings(
-            discord=DiscordSettings(token=fake.token, api_base=fake.api_base),
-            database=DatabaseSettings(path=self.db),
-        )
-        bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
-        await stack.enter_async_context(running_client(fake, bot))
-        self.cog: Any = bot.get_cog("Tables")
         for channel, a, b in self.seats:
-            reply = await (await fake.invoke(a, channel, "razz", STAKES)).response()
+            reply = await (await fake.invoke(a, channel, "razz", STAKES)).response(timeout=30)
             assert reply.message is not None
             table = reply.message
-            await (await fake.click_label(b, table, "Join")).response()
-            await (await fake.click_label(a, table, "Start")).response()
+            await (await fake.click_label(b, table, "Join")).response(timeout=30)
+            await (await fake.click_label(a, table, "Start")).response(timeout=30)
             self.tables.append(table)
 
     async def run(self, per_table: int) -> list[float]:
-        fake, service = self.fake, self.service
+        fake = self.fake
         start = len(fake.interactions)
 
         async def player(table: FakeMessage, users: tuple[FakeUser, FakeUser]) -> None:
             done = 0
             while done < per_table:
-                view = await service.table_in_channel(table.channel.id)
-                assert view is not None
-                if not view.to_act_user_ids or f"state {view.version}" not in str(
-                    table.embeds[0].get("footer")
-                ):
-                    await asyncio.sleep(0.01)  # between hands, or an edit under way
+                uid = _to_act(table)
+                if uid is None:
+                    await asyncio.sleep(0.005)  # between hands, or an edit under way
                     continue
-                (uid,) = view.to_act_user_ids
                 user = users[0] if users[0].id == uid else users[1]
                 labels = {b["label"] for b in table.buttons() if not b.get("disabled")}
-                label = next((x for x in ACTIONS if x in labels), None)
-                if label is None:
-                    await asyncio.sleep(0.01)  # the message shows a state nobody may act in
-                    continue
+                label = next(x for x in ACTIONS if x in labels)
+                before = table.latest
                 rec = await fake.click_label(user, table, label)
-                reply = await rec.response()
+                reply = await rec.response(timeout=30)
                 if reply.ephemeral:  # refused (e.g. a timer acted first): not a timed click
                     continue
                 done += 1
+                while table.latest is before:  # the edit shows the new state
+                    await asyncio.sleep(0.001)
 
         await asyncio.gather(
             *(player(t, (a, b)) for t, (_, a, b) in zip(self.tables, self.seats, strict=True))
         )
-        records = list(fake.interactions.values())[start:]
-        return [r.latency for r in records if r.latency is not None]
+        return _latencies(fake, start)
 
     async def settle(self) -> None:
-        """Untimed: let the bot's background updates (DM edits, posts) finish and every
-        table's next hand start (its 0.05 s timer), so nothing of the bot runs meanwhile."""
-        while True:
-            await self.cog.updates.idle()
-            views = [await self.service.table_in_channel(t.channel.id) for t in self.tables]
-            if all(
-                v is not None
-                and v.to_act_user_ids
-                and f"state {v.version}" in str(t.embeds[0].get("footer"))
-                for v, t in zip(views, self.tables, strict=True)
-            ):
+        """Untimed: every table shows a player to act, and the bot has been quiet (no
+        request) for :data:`QUIET` seconds: its DM edits and posts are done."""
+        fake = self.fake
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            last = fake.requests[-1].at if fake.requests else 0.0
+            if all(_to_act(t) is not None for t in self.tables) and (fake.clock() - last >= QUIET):
                 return
             await asyncio.sleep(0.01)
+        raise RuntimeError("the bot never settled")
+
+
+def _collect() -> None:
+    """This process's garbage collected and frozen between slices (both sides alike)."""
+    gc.collect()
+    gc.freeze()
 
 
 async def level(tables: int, clicks: int, tmp: Path) -> tuple[list[float], list[float], float]:
@@ -221,28 +339,30 @@ async def level(tables: int, clicks: int, tmp: Path) -> tuple[list[float], list[
     per_table = max(SLICES, clicks // tables)
     per_slice = [per_table // SLICES + (i < per_table % SLICES) for i in range(SLICES)]
     async with contextlib.AsyncExitStack() as stack:
-        # one fake Discord per side (the fake serves one bot session); discord.py reads its
-        # REST base from a class attribute at each request, so it points at the side being
-        # measured, and the bot is settled (no update or timer due) before the bare side runs
         fakes = [await stack.enter_async_context(FakeDiscord()) for _ in range(2)]
         bare = BareSide(fakes[0], world(fakes[0], tables, "bare"))
-        ours = BotSide(fakes[1], world(fakes[1], tables, "bot"), tmp / f"bench-{tables}.db")
-        for side in (bare, ours):
-            await side.setup(stack)
+        ours = BotSide(fakes[1], world(fakes[1], tables, "bot"))
+        await stack.enter_async_context(Child("bare", fakes[0], None, tmp / f"bare-{tables}.log"))
+        await stack.enter_async_context(
+            Child("bot", fakes[1], tmp / f"bench-{tables}.db", tmp / f"bot-{tables}.log")
+        )
+        sides: Sequence[BareSide | BotSide] = (bare, ours)
+        for side in sides:
+            await side.setup()
             await side.settle()
-        for side in (bare, ours):  # first-use costs, untimed
-            with discord_endpoints(side.fake):
-                await side.run(WARMUP)
-                await side.settle()
+        for side in sides:  # first-use costs, untimed
+            await side.run(WARMUP)
+            await side.settle()
         timed: dict[str, list[float]] = {"bare": [], "bot": []}
         started = time.perf_counter()
         for i, n in enumerate(per_slice):
             order: list[tuple[str, BareSide | BotSide]] = [("bot", ours), ("bare", bare)]
             for name, side in order if i % 2 == 0 else order[::-1]:
-                with discord_endpoints(side.fake):
-                    timed[name].extend(await side.run(n))
-                    await side.settle()
+                await side.settle()
+                _collect()
+                timed[name].extend(await side.run(n))
         took = time.perf_counter() - started
+    gc.unfreeze()
     return timed["bare"], timed["bot"], took
 
 
@@ -270,6 +390,8 @@ async def main(clicks: int) -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        sys.exit(child_main(sys.argv[2], sys.argv[3], sys.argv[4], (sys.argv[5:] or [None])[0]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=200, help="clicks per level (>= 10/table)")
     asyncio.run(main(parser.parse_args().clicks))

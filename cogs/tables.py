@@ -237,7 +237,6 @@ class TablesCog(commands.Cog, name="Tables"):
         self._told_dm_closed: set[tuple[int, int]] = set()
         self._outbox: dict[int, list[tuple[str, ShowdownPicture | None]]] = {}
         self._closed: dict[int, TableView] = {}
-        self._warm: asyncio.Task[None] | None = None
         self._where: dict[int, dict[str, tuple[int, int]]] = {}
         """table id -> message kind -> (channel id, message id), as stored."""
         self._pictures: dict[int, HandPicture | None] = {}
@@ -251,9 +250,10 @@ class TablesCog(commands.Cog, name="Tables"):
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
-        # the ace-to-five low table is built on first use (~0.3 s of CPU): build it now in
-        # a worker thread, not in the middle of the first 5th street while every table waits
-        self._warm = asyncio.create_task(asyncio.to_thread(_warm_low_table), name="warm-low")
+        # the ace-to-five low table is built on first use (~0.3-1 s of CPU): build it now,
+        # before the bot connects, in a worker thread; not on the event loop in the middle
+        # of the first hand dealt (restored tables deal as soon as the bot is ready)
+        await asyncio.to_thread(_warm_low_table)
         if self.bot.relay is not None:
             self.bot.relay.target = self
 

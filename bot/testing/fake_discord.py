@@ -285,27 +285,34 @@ class _Session:
         shard_id, count = self.shard
         return (guild_id >> 22) % count == shard_id
 
-    def push(self, event: str, data: JSON) -> None:
+    def push(self, event: str, data: JSON, on_sent: Callable[[], None] | None = None) -> None:
+        """Queue ``event`` for the connection's writer; ``on_sent`` runs just before the
+        frame goes out on the socket (not when queued)."""
         self.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
         self.sent.append((self.seq, frame))
         if self.conn is not None:
-            self.conn.queue.put_nowait(frame)
+            self.conn.queue.put_nowait(frame if on_sent is None else (frame, on_sent))
 
 
 class _Connection:
     def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         self.ws = ws
         self.request = request
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | tuple[str, Callable[[], None]] | None] = asyncio.Queue()
         self.session: _Session | None = None
         self.writer: asyncio.Task[None] | None = None
 
     async def write_loop(self) -> None:
         while True:
-            frame = await self.queue.get()
-            if frame is None or self.ws.closed:
+            item = await self.queue.get()
+            if item is None or self.ws.closed:
                 return
+            if isinstance(item, tuple):
+                frame, on_sent = item
+                on_sent()
+            else:
+                frame = item
             try:
                 await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
@@ -635,7 +642,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    def _dispatch(self, event: str, data: JSON, *, guild_id: int | None, intent: int) -> None:
+    def _dispatch(
+        self,
+        event: str,
+        data: JSON,
+        *,
+        guild_id: int | None,
+        intent: int,
+        on_sent: Callable[[], None] | None = None,
+    ) -> None:
         for session in list(self._sessions.values()):
             if guild_id is not None and not session.owns_guild(guild_id):
                 continue
@@ -643,7 +658,7 @@ class FakeDiscord:
                 continue  # DMs go to shard 0
             if intent and not session.intents & intent:
                 continue
-            session.push(event, data)
+            session.push(event, data, on_sent)
 
     def _dispatch_guild(
         self, guild: FakeGuild, event: str, data: JSON | None, intent: int = INTENT_GUILDS
@@ -1472,11 +1487,22 @@ class FakeDiscord:
     def _send_interaction(self, record: InteractionRecord) -> InteractionRecord:
         self.interactions[record.id] = record
         guild = record.channel.guild
+        sent = False
+
+        def on_sent() -> None:
+            # the interaction's clock (latency, the 3-second and 15-minute windows) starts
+            # when Discord sends it on the gateway, not when a user's click was queued
+            nonlocal sent
+            if not sent:
+                sent = True
+                record.dispatched_at = self.clock()
+
         self._dispatch(
             "INTERACTION_CREATE",
             record.payload,
             guild_id=guild.id if guild else None,
             intent=0,
+            on_sent=on_sent,
         )
         return record
 
