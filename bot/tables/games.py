@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.actions import Action, ActionOption
-from bot.engine.cards import Card, format_cards, parse_card
+from bot.engine.cards import CARDS, Card, format_cards, parse_card
 from bot.engine.errors import GameError, IllegalAction, InvalidConfig, NotYourTurn
 from bot.engine.events import Event
 from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, next_game
@@ -66,8 +66,26 @@ class SeatCards:
     chosen: str | None = None
 
 
+_CARD_OF: dict[object, Card] = {str(c): c for c in CARDS}
+"""Canonical card code ("Td") -> the card: the engines' events and results carry these, so
+the hot paths look them up instead of parsing (any other text still goes to parse_card)."""
+
+
 def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(parse_card(c) for c in codes)
+    try:
+        return tuple([_CARD_OF[c] for c in codes])
+    except (KeyError, TypeError):
+        return tuple(parse_card(c) for c in codes)
+
+
+def _cards_text(codes: Sequence[str]) -> str:
+    """``format_cards(_cards(codes))`` ("As Kd Th"): canonical codes are already that text."""
+    try:
+        for c in codes:
+            _CARD_OF[c]
+    except (KeyError, TypeError):
+        return format_cards(_cards(codes))
+    return " ".join(codes)
 
 
 def _merge_settings(
@@ -544,9 +562,7 @@ class GutsFamily(GameFamily):
             ch = int(show.data["challenger"])
             for s, h in show.data["hands"].items():
                 mark = " (challenger)" if int(s) == ch else ""
-                lines.append(
-                    f"{name(int(s))}{mark}: {format_cards(_cards(h['cards']))} — {h['name']}"
-                )
+                lines.append(f"{name(int(s))}{mark}: {_cards_text(h['cards'])} — {h['name']}")
         res = over.data["result"]
         for s, a in res["awards"].items():
             lines.append(f"{name(int(s))} wins {a}")
@@ -849,7 +865,7 @@ class RazzFamily(GameFamily):
                 return f"{who} calls {d['amount']}{tail}"
             return f"{who} {act}s{tail}"
         if k == "show":
-            return f"{name(d['seat'])} shows {format_cards(_cards(d['cards']))}: {d['low']}"
+            return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {d['low']}"
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
@@ -862,7 +878,7 @@ class RazzFamily(GameFamily):
         if not any(e.kind == "hand_over" for e in events):
             return None
         lines = [
-            f"{name(e.data['seat'])}: {format_cards(_cards(e.data['cards']))} — {e.data['low']}"
+            f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])} — {e.data['low']}"
             for e in events
             if e.kind == "show"
         ]

@@ -175,7 +175,18 @@ def _rank_text(low_rank: int) -> str:
     return "A" if low_rank == 1 else RANK_CHARS[low_rank - 2]
 
 
+#: score -> its name, filled on first use (a few thousand scores at most).
+_NAMES: Final[dict[int, str]] = {}
+
+
 def low_name_of_score(score: int) -> str:
+    name = _NAMES.get(score)
+    if name is None:
+        name = _NAMES[score] = _name_of_score(score)
+    return name
+
+
+def _name_of_score(score: int) -> str:
     ranks = low_ranks_of_score(score)
     text = "-".join(_rank_text(r) for r in ranks)
     key = low_key(ranks)

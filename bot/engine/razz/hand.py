@@ -19,8 +19,9 @@ from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card
 from bot.engine.errors import GameError, GameOver, IllegalAction, InvalidConfig, NotYourTurn
 from bot.engine.events import ChipMove, Event
-from bot.engine.hands import board_key, low_name, low_score
+from bot.engine.hands import board_key, low_score
 from bot.engine.hands._tables import RANK_PRIME
+from bot.engine.hands.low import low_name_of_score
 from bot.engine.razz.pots import Pot, build_pots, split
 from bot.engine.razz.rules import RazzRules
 
@@ -985,26 +986,32 @@ class RazzHand:
         best_shown: dict[int, int] = {}
         shown: dict[str, Any] = {}
         mucked: list[int] = []
+        reveal_all = self.rules.showdown_reveal == "all"
+        phh_extra = (
+            CODE[self.community]
+            if self._phh_community_in_hole and self.community is not None
+            else ""
+        )
         for p in order:
             seat = self.seat_ids[p]
+            score = scores[p]
             mine = [k for k, pot in enumerate(pots) if p in pot.eligible]
-            could_win = any(scores[p] >= best_shown.get(k, -1) for k in mine)
-            if self.rules.showdown_reveal == "all" or could_win:
-                cards = [*self.down[p], *self.up[p], *extra]
-                name = low_name(cards)
-                shown[str(seat)] = {"cards": [CODE[c] for c in self.hole_cards(p)], "low": name}
+            could_win = any(score >= best_shown.get(k, -1) for k in mine)
+            if reveal_all or could_win:
+                # the name of the score of the same cards: low_name(cards) without scoring
+                # them again
+                name = low_name_of_score(score)
+                codes = [CODE[c] for c in self.hole_cards(p)]
+                shown[str(seat)] = {"cards": codes, "low": name}
                 for k in mine:
-                    best_shown[k] = max(best_shown.get(k, -1), scores[p])
+                    best_shown[k] = max(best_shown.get(k, -1), score)
                 out.append(
-                    Event(
-                        "show",
-                        {"seat": seat, "cards": [CODE[c] for c in self.hole_cards(p)], "low": name},
-                    )
+                    _new(Event, ("show", {"seat": seat, "cards": codes[:], "low": name}, None, ()))
                 )
-                self.phh_actions.append(f"p{p + 1} sm {self._phh_cards(p)}")
+                self.phh_actions.append(f"p{p + 1} sm {''.join(codes)}{phh_extra}")
             else:
                 mucked.append(seat)
-                out.append(Event("muck", {"seat": seat}))
+                out.append(_new(Event, ("muck", {"seat": seat}, None, ())))
                 self.phh_actions.append(f"p{p + 1} sm")
         pot_results = []
         for k, pot in enumerate(pots):
@@ -1015,11 +1022,14 @@ class RazzHand:
                 seat = self.seat_ids[p]
                 self.stacks[p] += amount
                 out.append(
-                    Event(
-                        "award",
-                        {"pot": k, "seat": seat, "amount": amount},
-                        None,
-                        (ChipMove(seat, -amount, "award"),),
+                    _new(
+                        Event,
+                        (
+                            "award",
+                            {"pot": k, "seat": seat, "amount": amount},
+                            None,
+                            (_new(ChipMove, (seat, -amount, "award")),),
+                        ),
                     )
                 )
             pot_results.append(
@@ -1038,7 +1048,7 @@ class RazzHand:
             "mucked": mucked,
             "stacks": self._final_stacks(),
         }
-        out.append(Event("hand_over", {"stacks": self._final_stacks()}))
+        out.append(_new(Event, ("hand_over", {"stacks": self._final_stacks()}, None, ())))
         return out
 
     # ---------------------------------------------------------------- snapshots
