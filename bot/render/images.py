@@ -230,9 +230,18 @@ def _checked_cards(cards: Sequence[Card | None], what: str) -> list[Card | None]
     return out
 
 
-def png_bytes(img: Image.Image) -> bytes:
-    """PNG without metadata (no time, no text chunks): the same image gives the same bytes."""
+PALETTE_COLOURS = 128
+"""Cards on felt need few colours: a 128-colour palette PNG looks the same as the RGB
+one, is about a quarter of its size (~10 KB for seven cards: faster to upload and to
+download on a phone) and is quicker to encode than the RGB pixels it replaces."""
+
+
+def png_bytes(img: Image.Image, *, palette: bool = False) -> bytes:
+    """PNG without metadata (no time, no text chunks): the same image gives the same bytes.
+    ``palette``: quantized to :data:`PALETTE_COLOURS` colours (deterministic)."""
     buf = io.BytesIO()
+    if palette:
+        img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     # Level 3 is several times faster than the default 6 on these flat drawings and the
     # files stay small (tens of KB), far under Discord's upload limit.
     img.save(buf, format="PNG", compress_level=3)
@@ -273,7 +282,7 @@ def render_hand(cards: Sequence[Card | None], *, label: str | None = None) -> by
         ImageDraw.Draw(canvas).text((MARGIN, MARGIN + 12), text, fill=TEXT, font=face, anchor="lm")
         top += LABEL_H
     _paste_cards(canvas, checked, MARGIN, top, CARD_W, GAP)
-    return png_bytes(canvas)
+    return png_bytes(canvas, palette=True)
 
 
 def showdown_image_size(n_rows: int, max_cards: int) -> tuple[int, int]:
@@ -336,4 +345,4 @@ def render_showdown(
         draw.text(
             (x_hand, mid), hand_text, fill=GOLD if won else TEXT_DIM, font=hand_font, anchor="lm"
         )
-    return png_bytes(canvas)
+    return png_bytes(canvas, palette=True)

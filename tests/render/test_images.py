@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from bot.engine.cards import parse_cards
 from bot.render import images
@@ -82,7 +85,19 @@ def test_same_input_gives_same_bytes_even_after_cache_is_cleared() -> None:
 
 
 def test_png_has_no_metadata_chunks() -> None:
-    assert set(png_chunk_types(render_hand(ROYAL))) == {"IHDR", "IDAT", "IEND"}
+    # only the critical chunks: the header, the palette (a 128-colour image), pixels, end
+    assert set(png_chunk_types(render_hand(ROYAL))) == {"IHDR", "PLTE", "IDAT", "IEND"}
+
+
+def test_hand_png_is_a_small_palette_image_that_looks_like_the_rgb_drawing() -> None:
+    png = render_hand(parse_cards("As 2d 3c 4h 5s 9c Kd"), label="Razz · first 3 down")
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == "P" and len(png) < 20_000
+    rgb = img.convert("RGB")
+    # the felt and a card's white face keep their colours within a few levels
+    felt = rgb.getpixel((2, 2))
+    assert isinstance(felt, tuple)
+    assert all(abs(a - b) <= 8 for a, b in zip(felt, images.FELT, strict=True))
 
 
 def test_razz_down_cards_drawn_face_down_for_others() -> None:
