@@ -139,7 +139,13 @@ class TxBase:
             raise StoreError("insert returned no row id")
         return rowid
 
-    async def _in_thread(self, fn: Callable[[sqlite3.Connection], T], *, commit: bool = False) -> T:
+    async def _in_thread(
+        self,
+        fn: Callable[[sqlite3.Connection], T],
+        *,
+        commit: bool = False,
+        grouped_fn: Callable[[sqlite3.Connection], T] | None = None,
+    ) -> T:
         """Run ``fn(connection)`` on aiosqlite's worker thread: many statements for one
         round trip (each ``await`` of a statement is a thread hop and a loop wake-up).
         A lazy transaction's ``BEGIN`` goes first in the same trip; with ``commit`` the
@@ -152,13 +158,16 @@ class TxBase:
         A lazy transaction whose FIRST statement is this ``commit`` operation (the whole
         transaction is ``fn``) joins the store's group commit instead: ``fn`` runs in its
         own savepoint of a transaction it may share with other tables' waiting actions, and
-        returns (or raises, having written nothing) only after that transaction's COMMIT."""
+        returns (or raises, having written nothing) only after that transaction's COMMIT.
+        ``grouped_fn`` (if given) runs there instead of ``fn``: the same writes without a
+        savepoint of their own, which the group commit already gives each action (or, for
+        an action alone, its whole transaction's rollback)."""
         if commit and self._group is not None and self._enter is not None:
             self._check()
             self._enter = self._begin = None
             self._begun = True
             try:
-                grouped: T = await self._group(fn)
+                grouped: T = await self._group(fn if grouped_fn is None else grouped_fn)
             finally:
                 self._finished = True
                 self._end()

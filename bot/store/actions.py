@@ -350,7 +350,10 @@ class ActionOps(TableOps):
                     balances[asked[r[0]]] = r[1]
             return ActionRecord(version, last_seq, balances, pot)
 
-        return await self._in_thread(write, commit=commit)
+        # in the group commit, ``run`` goes alone: its savepoint there (or the rollback of
+        # its transaction, when it is written alone) already makes a refusal write nothing,
+        # and a savepoint of its own would journal every page it changes a second time
+        return await self._in_thread(write, commit=commit, grouped_fn=run)
 
 
 def _refuse_moves(conn: sqlite3.Connection, account: int, seq: Sequence[int], season: int) -> None:

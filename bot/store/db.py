@@ -154,6 +154,11 @@ class Store:
             if row is None or str(row[0]).lower() != "wal":
                 raise StoreError(f"{path}: cannot switch the database to WAL mode")
             await db.execute("PRAGMA synchronous = NORMAL")
+            # savepoints (each action of a group commit has one) keep the original of every
+            # page they change in a sub-journal; past 64 KiB SQLite moves it to a temporary
+            # FILE, created and written inside the transaction: a hand's end changes enough
+            # pages to cross that. In memory it stays a copy.
+            await db.execute("PRAGMA temp_store = MEMORY")
             applied = await _migrate(db, dry=not migrate)
             version = await _user_version(db)
             checkpointer = await _start_checkpointer(db, path, busy_timeout_ms)

@@ -187,3 +187,37 @@ async def test_group_commit_single_action_is_one_round_trip(store: Store) -> Non
     with pytest.raises(StaleVersion):
         await _act(store, acc, hand, [(CAROL, 3, "bet")])  # version 0 again: refused
     assert await _state(store, acc, hand) == (1, 1, 1, {"table": acc.table_id}, 3)
+
+
+async def test_group_commit_lone_refused_action_writes_nothing_without_own_savepoint(
+    store: Store,
+) -> None:
+    """Alone in the group commit, an action runs without a savepoint of its own (its
+    transaction's rollback is the savepoint): BOB's 300 is written before the 900
+    overdraws, and still nothing of it stays."""
+    ((acc, hand),) = await _tables(store, 1)
+    before = await _state(store, acc, hand)
+    statements: list[str] = []
+    await store._db.set_trace_callback(statements.append)
+    with pytest.raises(Overdraft):
+        await _act(store, acc, hand, [(BOB, 300, "bet"), (BOB, 900, "bet")])
+    rec = await _act(store, acc, hand, [(BOB, 300, "bet")])
+    await store._db.set_trace_callback(None)
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()]
+    assert rec.version == 1 and rec.balances[BOB] == 700
+    assert before[2] == 0 and await _state(store, acc, hand) == (
+        1,
+        1,
+        1,
+        {"table": acc.table_id},
+        300,
+    )
+    assert (await store.audit(GUILD)).ok
+
+
+async def test_store_keeps_savepoint_journals_in_memory(store: Store) -> None:
+    """A hand's end changes enough pages that its savepoint journal would otherwise spill
+    to a temporary file inside the transaction (PRAGMA temp_store = MEMORY, 2)."""
+    async with store._db.execute("PRAGMA temp_store") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0] == 2
