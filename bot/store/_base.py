@@ -35,10 +35,43 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+_SORTED = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+_PLAIN = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+
+
+def _fast(encoder: json.JSONEncoder, circular: bool) -> Callable[[Any], str]:
+    """``encoder.encode`` without its Python frames (``json.dumps`` builds a new encoder
+    per call and goes through three of them; the store encodes a few values per action):
+    the C encoder ``JSONEncoder.iterencode`` would build, called directly. Same text; a
+    fresh marker dict per call when ``circular`` (the circular-reference check)."""
+    if _c_make_encoder is None:  # pragma: no cover - CPython always has the C encoder
+        return encoder.encode
+    make = _c_make_encoder
+    args = (
+        encoder.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
+    )
+    if circular:
+        return lambda value: "".join(make({}, *args)(value, 0))
+    plain = make(None, *args)
+    return lambda value: "".join(plain(value, 0))
+
+
+_dump_sorted = _fast(_SORTED, True)
+_dump_plain = _fast(_PLAIN, False)
+
+
 def dump_json(value: Any) -> str:
     """Compact, stable JSON for a TEXT column; refuses what JSON cannot hold."""
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return _dump_sorted(value)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"not JSON-serialisable: {exc}") from exc
 
@@ -48,7 +81,7 @@ def dump_snapshot(value: Any) -> str:
     snapshot's keys come in a fixed order from the code that builds it) and no circular
     check (it is plain data); refuses what JSON cannot hold."""
     try:
-        return json.dumps(value, separators=(",", ":"), allow_nan=False, check_circular=False)
+        return _dump_plain(value)
     except (TypeError, ValueError, RecursionError) as exc:
         raise StoreError(f"not JSON-serialisable: {exc}") from exc
 
