@@ -9,8 +9,10 @@ Discord's constraints shape the updates:
 
 - a click is acknowledged at once (a deferred update: Discord's 3 seconds, and the button
   stops spinning) once the cheap checks passed; a click they refuse gets its ephemeral
-  reason instead. The change is then committed and the clicked message edited through the
-  interaction; a refusal found under the table's lock comes as an ephemeral follow-up;
+  reason instead. The change is then committed, the hand DMs it changed are edited, and
+  then the clicked message through the interaction (so the table never prompts a player
+  whose DM does not show their new card yet); a refusal found under the table's lock comes
+  as an ephemeral follow-up;
 - every other update (someone else's action, a timeout, a result) goes through one
   coalescing updater per message (:class:`Coalescer`): at most one edit in flight, and the
   edit renders the newest state when it runs, so a burst of changes becomes one or two edits;
@@ -68,6 +70,12 @@ if TYPE_CHECKING:
     from bot.tables.views import PrivateView, Published, TableView
 
 log = logging.getLogger("homegame.tables")
+
+PRIVATE_FIRST = 1.0
+"""Seconds an edit of the table message (a click's answer, or any other change) waits for
+the hand DMs the same change edits, so the table never names a player to act before their
+DM shows their new card and options (a DM held up by Discord's rate limits does not hold
+the table longer)."""
 
 DM_CLOSED = 50007
 """Discord: "Cannot send messages to this user" (DMs closed or no shared server)."""
@@ -137,8 +145,8 @@ class Coalescer:
     """One updater per message key: at most one job in flight; a job submitted while one
     runs replaces any job still waiting (jobs read the newest state when they run).
 
-    While a click is answered (:meth:`hold`), the jobs its own change submits wait: the
-    clicker's answer goes out first, the DM edits and posts after it."""
+    While a click is answered (:meth:`hold`), the jobs its own change submits wait until
+    the answer went out; :meth:`run_held` lets some of them (the DM edits) go first."""
 
     def __init__(self) -> None:
         self._pending: dict[str, Callable[[], Awaitable[None]]] = {}
@@ -177,6 +185,27 @@ class Coalescer:
             del self._held[task]
             for key in held:
                 self._start(key)
+
+    async def run_held(self, prefix: str, timeout: float) -> None:
+        """Start now the jobs held by this task whose key starts with ``prefix``, and wait
+        until they are done, or ``timeout`` seconds (they go on in the background)."""
+        task = asyncio.current_task()
+        held = None if task is None else self._held.get(task)
+        if not held:
+            return
+        keys = [k for k in held if k.startswith(prefix)]
+        for key in keys:
+            held.remove(key)
+            self._start(key)
+        running = [self._running[k] for k in keys if k in self._running]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
+
+    async def wait_for(self, keys: Sequence[str], timeout: float) -> None:
+        """Wait until the updates of ``keys`` running now are done, or ``timeout``."""
+        running = [self._running[k] for k in keys if k in self._running]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
 
     async def _drain(self, key: str) -> None:
         try:
@@ -548,9 +577,10 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_click(
         self, interaction: discord.Interaction, cid: CustomId, values: Sequence[str]
     ) -> None:
-        """A press of one of our buttons or a choice in the discard menu. The clicker's
-        answer (the clicked message with the new state) is sent first: the edits and posts
-        that the click's change publishes start only after it."""
+        """A press of one of our buttons or a choice in the discard menu. Acknowledged
+        first; the edits and posts the click's change publishes wait for the clicker's
+        answer (the clicked message with the new state), except the hand DMs that a table
+        message answer waits for (:meth:`_answer_table`)."""
         with self.updates.hold():
             await self._click(interaction, cid, values)
 
@@ -606,7 +636,11 @@ class TablesCog(commands.Cog, name="Tables"):
             await self._answer_private(interaction, pv)
 
     async def _answer_table(self, interaction: discord.Interaction, view: TableView) -> None:
-        """The clicker's answer is the edit of the table message they clicked."""
+        """The clicker's answer is the edit of the table message they clicked, once the
+        hand DMs this change touched are edited (at most :data:`PRIVATE_FIRST` seconds):
+        the table never names a player to act before their DM shows what they need (a
+        new down card, their options); the posts and other edits follow the answer."""
+        await self.updates.run_held("dm:", PRIVATE_FIRST)
         message = interaction.message
         if message is not None:
             if self._rendered.get(message.id, -1) < view.version:
@@ -643,11 +677,14 @@ class TablesCog(commands.Cog, name="Tables"):
         self._guild_of[tid] = view.guild_id
         if view.status == "closed":
             self._closed[tid] = view
-        self._refresh_table(tid)
+        dms = []
         for uid in published.private_changed:
             if uid < 0:
                 continue  # a computer player (practice tables): nobody to send a DM to
-            self.updates.submit(f"dm:{tid}:{uid}", lambda uid=uid: self._update_dm(tid, uid))
+            dms.append(f"dm:{tid}:{uid}")
+            self.updates.submit(dms[-1], lambda uid=uid: self._update_dm(tid, uid))
+        # the table message after those DMs (see PRIVATE_FIRST)
+        self._refresh_table(tid, after=dms)
         posts: list[tuple[str, ShowdownPicture | None]] = [
             (text, None) for text in (*published.announcements, *published.results)
         ]
@@ -661,8 +698,15 @@ class TablesCog(commands.Cog, name="Tables"):
                 f"post:{tid}", lambda: self._post(tid, view.channel_id, view.guild_id)
             )
 
-    def _refresh_table(self, table_id: int) -> None:
-        self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id))
+    def _refresh_table(self, table_id: int, *, after: Sequence[str] = ()) -> None:
+        """Edit the table message to its newest state, once the updates ``after`` (keys)
+        running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
+
+        async def job() -> None:
+            await self.updates.wait_for(after, PRIVATE_FIRST)
+            await self._update_table(table_id)
+
+        self.updates.submit(f"table:{table_id}", job)
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
         channel = self.bot.get_partial_messageable(channel_id)

@@ -52,10 +52,13 @@ async def test_razz_dm_countdown_shown_only_to_the_player_to_act(world: World) -
         assert "Time runs out" not in now_note(world, third)
 
 
-async def test_razz_click_answer_goes_out_before_the_dm_edits_it_causes(world: World) -> None:
-    """The clicker's answer (the table message with the new state) comes first; the DM
-    edits of the players whose view changed start only once it is sent, even when Discord
-    makes the answer wait (a 502, retried after a second)."""
+async def test_razz_click_acknowledged_first_then_dms_then_the_table_names_the_next_player(
+    world: World,
+) -> None:
+    """A click is acknowledged first (even when Discord makes that wait: a 502, retried
+    after a second, and nothing moves before it); then the DMs of the players whose view
+    changed are edited; only then does the table message name the next player to act, so
+    nobody is prompted before their DM shows their options and cards."""
     fake = world.fake
     players = [world.alice, world.bob, world.carol]
     by_id = {u.id: u for u in players}
@@ -78,7 +81,7 @@ async def test_razz_click_answer_goes_out_before_the_dm_edits_it_causes(world: W
         assert reply.updated_message and answer.hits == 1
         await cog(bot).updates.idle()
         made = fake.requests[before:]
-        answered = next(
+        acked = next(
             i for i, r in enumerate(made) if r.path.endswith("/callback") and r.status < 300
         )
         dm_edits = [
@@ -86,6 +89,56 @@ async def test_razz_click_answer_goes_out_before_the_dm_edits_it_causes(world: W
             for i, r in enumerate(made)
             if r.method == "PATCH" and int(r.path.split("/")[2]) in dm_channels
         ]
+        table_edit = next(
+            i
+            for i, r in enumerate(made)
+            if r.method == "PATCH" and r.path.endswith("/messages/@original")
+        )
+        shown = [(r.method, r.path, r.status) for r in made]
         # the bring-in player's options and the next player's changed: two DMs edited
-        assert len(dm_edits) == 2, [(r.method, r.path) for r in made]
-        assert answered < min(dm_edits), [(r.method, r.path, r.status) for r in made]
+        assert len(dm_edits) == 2, shown
+        assert acked < min(dm_edits) and max(dm_edits) < table_edit, shown
+        assert all(r.method == "POST" for r in made[:acked]), shown  # only the 502'd tries
+
+
+async def test_next_hand_dealt_by_the_timer_edits_the_dms_before_the_table_names_who_acts(
+    world: World,
+) -> None:
+    """Not only a click's answer: when the table's timer deals the next hand, the new
+    cards reach both DMs before the table message says whose turn it is."""
+    fake = world.fake
+    players = [world.alice, world.bob]
+    by_id = {u.id: u for u in players}
+    async with table_bot(world, autostart_delay=0.3) as bot:
+        service = bot.service
+        assert service is not None
+        table, _ = await open_razz(world, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        view = await service.table_in_channel(world.channel.id)
+        assert view is not None
+        tid = view.table_id
+        (first_id,) = view.to_act_user_ids
+        await (await fake.click_label(by_id[first_id], table, "Bring in")).response()
+        view = await service.view(tid)
+        (second_id,) = view.to_act_user_ids
+        await (await fake.click_label(by_id[second_id], table, "Fold")).response()
+        await cog(bot).updates.idle()
+        assert (await service.view(tid)).hand_number == 1
+        dm_channels = {hand_dm(world, u).channel.id for u in players}
+        before = len(fake.requests)
+        await eventually(lambda: "Game 2" in str(table.embeds[0].get("description")), timeout=5)
+        await cog(bot).updates.idle()
+        made = fake.requests[before:]
+        shown = [(r.method, r.path) for r in made]
+        dm_edits = [
+            i
+            for i, r in enumerate(made)
+            if r.method == "PATCH" and int(r.path.split("/")[2]) in dm_channels
+        ]
+        table_edits = [
+            i
+            for i, r in enumerate(made)
+            if r.method == "PATCH" and r.path.endswith(f"/messages/{table.id}")
+        ]
+        assert len(dm_edits) == 2 and table_edits, shown
+        assert max(dm_edits) < min(table_edits), shown
