@@ -47,9 +47,7 @@ async def test_zero_processes_draw_in_a_thread_of_this_process() -> None:
     try:
         assert pool.processes() == 0
         assert await pool.render(_worker_pid) == os.getpid()
-        assert await pool.render(render_hand, CARDS, label=LABEL) == render_hand(
-            CARDS, label=LABEL
-        )
+        assert await pool.render(render_hand, CARDS, label=LABEL) == render_hand(CARDS, label=LABEL)
     finally:
         pool.configure(None)
 
