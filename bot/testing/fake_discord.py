@@ -106,6 +106,11 @@ def _json_response(
     return web.Response(status=status, body=json.dumps(data).encode(), headers=hdrs)
 
 
+_DISPOSITION = re.compile(r'(?:^|;)\s*(name|filename)="([^"]*)"')
+"""The ``name`` and ``filename`` of a multipart part's Content-Disposition (quoted, as
+aiohttp writes them for discord.py)."""
+
+
 @dataclass
 class RequestRecord:
     """One REST request the bot made, with the fake's answer."""
@@ -882,15 +887,20 @@ class FakeDiscord:
         """The JSON body, or a multipart body's ``payload_json`` plus its ``files[n]``."""
         record = request[_RECORD]
         files: dict[int, StoredAttachment] = {}
-        if request.content_type.startswith("multipart/"):
+        # the raw headers, read with one regex: aiohttp's parsed ``content_type`` and
+        # ``part.name`` go through the email package (~0.3 ms a request, on the loop that
+        # also serves the bot's interactions)
+        if request.headers.get("Content-Type", "").startswith("multipart/"):
             payload: JSON = {}
             reader = await request.multipart()
             async for part in reader:
-                name = getattr(part, "name", None) or ""
+                disposition = part.headers.get("Content-Disposition", "")
+                found = dict(_DISPOSITION.findall(disposition))
+                name = found.get("name", "")
                 if name == "payload_json":
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 elif name.startswith("files[") and name.endswith("]"):
-                    filename = getattr(part, "filename", None) or "file"
+                    filename = found.get("filename") or "file"
                     content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
                     data = await part.read()  # type: ignore[union-attr]
                     files[int(name[6:-1])] = StoredAttachment(
