@@ -121,7 +121,7 @@ async def _post_buttons(client: Any, view: Any) -> None:
 async def _child_bot(api_base: str, token: str, db: Path) -> None:
     """The Home Game bot, assembled as ``python -m bot run`` does (bot.cli.run.serve), with
     :data:`NEXT_HAND` between hands."""
-    from bot.app import HomeGameBot, PublishRelay
+    from bot.app import HomeGameBot, PublishRelay, freeze_heap_when_ready
     from bot.config import DatabaseSettings, DiscordSettings, Settings
     from bot.store import Store
     from bot.tables.service import TableService
@@ -136,7 +136,7 @@ async def _child_bot(api_base: str, token: str, db: Path) -> None:
     bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
     bot._connection.guild_ready_timeout = 0.05
     try:
-        await _serve(bot, token, ready=None)
+        await _serve(bot, token, ready=lambda: freeze_heap_when_ready(bot))
     finally:
         await service.stop_service()
         await store.close()

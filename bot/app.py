@@ -37,6 +37,21 @@ EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.admin", "cogs.
 HEARTBEAT_SECONDS = 30.0
 
 
+async def freeze_heap_when_ready(bot: discord.Client) -> None:
+    """Once ``bot`` is ready (modules, caches, restored tables: what lives as long as the
+    process), move everything alive into the collector's permanent generation
+    (:func:`gc.freeze`). A full collection then walks only what was made since, not the
+    whole start-up heap: measured on the interactions benchmark at 50 tables, the longest
+    pause fell from ~50 ms to ~25 ms (every click in flight waits through one). Called by
+    ``python -m bot run``, once; tests that start many bots in one process do not."""
+    import gc
+
+    await bot.wait_until_ready()
+    gc.collect()
+    gc.freeze()
+    log.info("start-up heap frozen: %d objects left out of full collections", gc.get_freeze_count())
+
+
 def bot_intents() -> discord.Intents:
     """Only what the bot needs: guild create/update (channels, roles) for slash commands and
     permissions. No message content, no privileged members or presences intent: every

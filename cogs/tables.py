@@ -71,6 +71,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("homegame.tables")
 
+BACKGROUND_EDITS = 16
+"""Background Discord calls (edits and posts that no click is waiting for) in flight at
+once. Discord allows a bot ~50 requests a second in all; 16 at a time keeps up with that
+at real network latency (~100 ms a call), while on a busy event loop it keeps new clicks'
+acknowledgements from queueing behind hundreds of edits."""
+
 PRIVATE_FIRST = 1.0
 """Seconds an edit of the table message (a click's answer, or any other change) waits for
 the hand DMs the same change edits, so the table never names a player to act before their
@@ -146,17 +152,27 @@ class Coalescer:
     runs replaces any job still waiting (jobs read the newest state when they run).
 
     While a click is answered (:meth:`hold`), the jobs its own change submits wait until
-    the answer went out; :meth:`run_held` lets some of them (the DM edits) go first."""
+    the answer went out; :meth:`run_held` lets some of them (the DM edits) go first.
 
-    def __init__(self) -> None:
-        self._pending: dict[str, Callable[[], Awaitable[None]]] = {}
+    At most ``limit`` jobs run at once, over all messages: a burst of changes at many
+    tables cannot flood the event loop with edits while new clicks wait to be
+    acknowledged (the clicks' own answers are not jobs and are never held back). A job
+    submitted ``after`` other keys waits for those first, without holding a slot."""
+
+    def __init__(self, limit: int = BACKGROUND_EDITS) -> None:
+        self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str]]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._slots = asyncio.Semaphore(limit)
         # per task answering a click (not a context variable: tasks started inside the
         # click, such as the service's timers, would inherit it and hold their jobs forever)
         self._held: dict[asyncio.Task[Any], list[str]] = {}
 
-    def submit(self, key: str, job: Callable[[], Awaitable[None]]) -> None:
-        self._pending[key] = job
+    def submit(
+        self, key: str, job: Callable[[], Awaitable[None]], *, after: Sequence[str] = ()
+    ) -> None:
+        """Run ``job`` for ``key`` (replacing one waiting), once the jobs of ``after``
+        running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
+        self._pending[key] = (job, after)
         if key in self._running:
             return  # the running drain picks up the newest job when its edit is done
         task = asyncio.current_task()
@@ -209,9 +225,13 @@ class Coalescer:
 
     async def _drain(self, key: str) -> None:
         try:
-            while (job := self._pending.pop(key, None)) is not None:
+            while (item := self._pending.pop(key, None)) is not None:
+                job, after = item
                 try:
-                    await job()
+                    if after:
+                        await self.wait_for(after, PRIVATE_FIRST)
+                    async with self._slots:
+                        await job()
                 except Exception:
                     log.exception("update of %s failed", key)
         finally:
@@ -702,11 +722,7 @@ class TablesCog(commands.Cog, name="Tables"):
         """Edit the table message to its newest state, once the updates ``after`` (keys)
         running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
 
-        async def job() -> None:
-            await self.updates.wait_for(after, PRIVATE_FIRST)
-            await self._update_table(table_id)
-
-        self.updates.submit(f"table:{table_id}", job)
+        self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id), after=after)
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
         channel = self.bot.get_partial_messageable(channel_id)

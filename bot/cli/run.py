@@ -58,7 +58,7 @@ async def serve(settings: Settings) -> int:
     """Run the bot with ``settings`` until a stop signal; returns the exit status."""
     from discord.http import Route
 
-    from bot.app import HomeGameBot, PublishRelay
+    from bot.app import HomeGameBot, PublishRelay, freeze_heap_when_ready
     from bot.ops.backup import DailyBackup
     from bot.store import Store
     from bot.tables.service import TableService
@@ -87,6 +87,7 @@ async def serve(settings: Settings) -> int:
     backups.start()
     status = 0
     runner = asyncio.create_task(bot.start(settings.token_value()), name="discord-bot")
+    freezer = asyncio.create_task(freeze_heap_when_ready(bot), name="freeze-heap")
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
     try:
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -97,6 +98,7 @@ async def serve(settings: Settings) -> int:
             log.info("stop signal received; shutting down")
     finally:
         stopper.cancel()
+        freezer.cancel()
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(runner, 10)

@@ -4,6 +4,8 @@ and the bot's start-up (intents, command sync)."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import EXTENSIONS, HomeGameBot, bot_intents
+from bot.app import EXTENSIONS, HomeGameBot, bot_intents, freeze_heap_when_ready
 from bot.store import Store
 from bot.testing import running_client
 from tests.discord.conftest import World
@@ -182,3 +184,16 @@ async def test_unexpected_error_is_an_apology_and_a_logged_traceback(
     assert reply.ephemeral and reply.content.startswith("Sorry")
     assert "kaboom" not in reply.content and "Traceback" not in reply.content
     assert any(r.exc_info and "kaboom 1234" in str(r.exc_info[1]) for r in caplog.records)
+
+
+async def test_start_up_heap_is_frozen_once_the_bot_is_ready(bot: HomeGameBot) -> None:
+    """``python -m bot run`` moves what lives as long as the process (modules, caches)
+    out of full collections once the bot is ready: a collection pause is what every click
+    in flight waits through."""
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    try:
+        await asyncio.wait_for(freeze_heap_when_ready(bot), 10)
+        assert gc.get_freeze_count() > 10_000  # discord.py, pydantic, our modules...
+    finally:
+        gc.unfreeze()  # the test process goes on starting and closing bots
