@@ -393,5 +393,5 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         sys.exit(child_main(sys.argv[2], sys.argv[3], sys.argv[4], (sys.argv[5:] or [None])[0]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clicks", type=int, default=200, help="clicks per level (>= 10/table)")
+    parser.add_argument("--clicks", type=int, default=600, help="clicks per level (>= 10/table)")
     asyncio.run(main(parser.parse_args().clicks))
