@@ -384,6 +384,10 @@ def waiting_line(pv: PrivateView) -> str:
         return "Waiting for the others to choose."
     if reason == "it is not your turn" or reason.endswith("turn to choose"):
         return "Not your turn: the table message shows who is to act."
+    if reason == "you folded this hand":
+        return "You folded: your next cards show here when the next game starts."
+    if reason == "you are all in this hand":
+        return "You are all in: the rest of the hand is dealt without you acting."
     if reason == "the table is paused":
         return "The table is paused."
     if reason in ("you are not in this hand", "no game is being played") or reason.startswith(

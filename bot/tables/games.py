@@ -728,11 +728,16 @@ class RazzFamily(GameFamily):
 
     def options(self, seat: int) -> list[ActionOption]:
         hand = self.engine
+        kinds = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
         if hand is None or seat not in hand.seat_ids:
-            return [
-                ActionOption(k, False, "you are not in this hand")
-                for k in ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
-            ]
+            return [ActionOption(k, False, "you are not in this hand") for k in kinds]
+        p = hand.position(seat)
+        if not hand.is_over:
+            # said as it is, not "not your turn": these players never act again this hand
+            if hand.folded[p]:
+                return [ActionOption(k, False, "you folded this hand") for k in kinds]
+            if hand.stacks[p] == 0:
+                return [ActionOption(k, False, "you are all in this hand") for k in kinds]
         return self._legal_actions(hand, seat)
 
     def public_options(self) -> tuple[ActionOption, ...]:

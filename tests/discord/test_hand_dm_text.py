@@ -101,3 +101,28 @@ def test_short_hand_names_fit_a_seat_line() -> None:
     assert short_hand_name(wheel) == "T-J-Q + T + 6", wheel
     assert short_hand_name(low_name(parse_cards("Jc Jd 3h 3c 9d"))) == "J-J-9-3-3"
     assert short_hand_name("something new") == "something new"
+
+
+async def test_razz_dm_of_a_player_who_folded_says_so_not_that_it_is_not_their_turn(
+    world: World,
+) -> None:
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    by_id = {u.id: u for u in players}
+    async with table_bot(world, autostart_delay=30) as bot:
+        service = bot.service
+        assert service is not None
+        table, _ = await open_razz(world, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        view = await service.table_in_channel(world.channel.id)
+        assert view is not None
+        (first_id,) = view.to_act_user_ids
+        await (await fake.click_label(by_id[first_id], table, "Bring in")).response()
+        (second_id,) = (await service.view(view.table_id)).to_act_user_ids
+        folder = by_id[second_id]
+        reply = await (await fake.click_label(folder, table, "Fold")).response()
+        assert reply.updated_message, reply.content
+        await eventually(lambda: now(world, folder).startswith("You folded"), what="fold line")
+        assert "Time runs out" not in now(world, folder)
+        seats = field(table, "Seats") or ""
+        assert "folded" in seats.lower()
