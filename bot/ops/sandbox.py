@@ -228,18 +228,9 @@ def policy_action(
     service: TableService, table_id: int, user_id: int, rng: random.Random
 ) -> Action | None:
     """What the engine's computer policy plays for ``user_id``'s seat now, or None when that
-    seat may not act. Reads the service's live table (the sandbox runs in-process); the
-    action itself is then made by clicking, like any user."""
-    live = service._tables.get(table_id)
-    if live is None or live.status != "running" or not live.family.hand_running:
-        return None
-    info = live.seat_of(user_id)
-    if info is None or info.seat_no not in live.family.to_act():
-        return None
-    try:
-        return live.family.computer_action(info.seat_no, rng)
-    except HomeGameError:
-        return None
+    seat may not act (:meth:`TableService.suggested_action`; the sandbox runs in-process);
+    the action itself is then made by clicking, like any user."""
+    return service.suggested_action(table_id, user_id, rng)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import parse_card
-from bot.engine.errors import IllegalAction, NotYourTurn
+from bot.engine.errors import HomeGameError, IllegalAction, NotYourTurn
 from bot.engine.events import Event
 from bot.store import (
     ActionRecord,
@@ -964,6 +964,29 @@ class TableService:
             await self.play_computers(table_id, max_actions=1)
         except Exception:
             log.exception("computer players of table %s failed", table_id)
+
+    def suggested_action(
+        self, table_id: int, user_id: int, rng: random.Random | None = None
+    ) -> Action | None:
+        """What the engine's computer policy would play for ``user_id``'s seat now, on the
+        last committed state; None when that seat may not act (or a change is being
+        committed: ask again). A hint only: the action is then made through :meth:`act`,
+        like any other (the sandbox plays its users this way)."""
+        live = self._tables.get(table_id)
+        if (
+            live is None
+            or self._lock(table_id).locked()
+            or live.status != "running"
+            or not live.family.hand_running
+        ):
+            return None
+        info = live.seat_of(user_id)
+        if info is None or info.seat_no not in live.family.to_act():
+            return None
+        try:
+            return live.family.computer_action(info.seat_no, rng or self._policy_rng)
+        except HomeGameError:
+            return None
 
     def computer_moves(self, table_id: int) -> list[tuple[int, Action]]:
         """(user id, action) of each computer seat that may act now, by the engine policies."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from pathlib import Path
 
 import pytest
@@ -339,3 +340,20 @@ async def test_leave_mid_game_plays_on_and_leaves_after(service, store) -> None:
         await service.act(tid, uid, "discard", card=str(pv.option("discard").suggested))
     assert CAROL not in (await service.view(tid)).to_act_user_ids
     assert (await _circulation(store))[0] == 3000
+
+
+async def test_suggested_action_only_for_the_player_to_act_and_is_legal(service) -> None:
+    tid = await _razz(service)
+    assert service.suggested_action(tid, ALICE) is None  # no hand yet
+    view = await service.start(tid, ALICE)
+    (actor,) = view.to_act_user_ids
+    others = [s.user_id for s in view.seats if s.user_id != actor]
+    for uid in others:
+        assert service.suggested_action(tid, uid) is None  # not their turn
+    assert service.suggested_action(tid, 999_999) is None  # not seated
+    hint = service.suggested_action(tid, actor, random.Random(3))
+    assert hint is not None
+    assert any(o.kind == hint.kind and o.allowed for o in view.public_actions)
+    before = view.version
+    await service.act(tid, actor, hint.kind, amount=hint.amount, version=before)
+    assert (await service.view(tid)).version == before + 1
