@@ -68,7 +68,12 @@ def processes() -> int:
 
 
 def _warm() -> None:
-    """Worker initializer: load Pillow and the fonts with one small drawing."""
+    """Worker initializer: ignore Ctrl-C (the bot's process stops its workers itself; a
+    terminal's SIGINT reaches the whole process group), then load Pillow and the fonts
+    with one small drawing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from bot.engine.cards import parse_cards
     from bot.render.images import render_hand
 
@@ -76,17 +81,23 @@ def _warm() -> None:
 
 
 def _get_pool() -> ProcessPoolExecutor | None:
-    global _pool
+    global _pool, _processes
     count = processes()
     if count == 0:
         return None
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(
-                max_workers=count,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm,
-            )
+            try:
+                _pool = ProcessPoolExecutor(
+                    max_workers=count,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_warm,
+                )
+            except (OSError, ImportError, NotImplementedError) as exc:
+                # e.g. no /dev/shm for multiprocessing's semaphores in a locked-down host
+                log.warning("no image worker processes here (%s): drawing in threads", exc)
+                _processes = 0
+                return None
         return _pool
 
 
@@ -108,6 +119,9 @@ async def render(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         except BrokenProcessPool:
             log.warning("an image worker process died; drawing in a thread this time")
             _drop(pool)
+        except RuntimeError:
+            # the pool was shut down under us (configure() or interpreter exit)
+            log.warning("the image workers were stopped; drawing in a thread this time")
     return await asyncio.to_thread(call)
 
 

@@ -4,6 +4,7 @@ drawing done in a thread, not an error."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import Iterator
@@ -77,3 +78,27 @@ def test_render_processes_setting_out_of_range_is_refused_with_its_name() -> Non
     assert load_settings(env={"HOMEGAME_UI__RENDER_PROCESSES": "0"}).ui.render_processes == 0
     with pytest.raises(ValueError, match=r"0\.\.8"):
         pool.configure(9)
+
+
+async def test_no_worker_processes_possible_means_drawing_in_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_semaphores(method: str) -> object:
+        raise OSError("no /dev/shm here")
+
+    pool.shutdown()
+    pool.configure(1)
+    monkeypatch.setattr(pool.multiprocessing, "get_context", no_semaphores)
+    try:
+        assert await pool.render(render_hand, CARDS, label=LABEL) == render_hand(CARDS, label=LABEL)
+        assert pool.processes() == 0 and await pool.render(_worker_pid) == os.getpid()
+    finally:
+        pool.configure(None)
+
+
+async def test_ctrl_c_in_the_terminal_does_not_stop_a_worker(one_process: None) -> None:
+    await pool.start()
+    worker = await pool.render(_worker_pid)
+    os.kill(worker, signal.SIGINT)  # a terminal sends it to the whole process group
+    await asyncio.sleep(0.1)
+    assert await pool.render(_worker_pid) == worker
