@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.testing import FakeUser
 from tests.discord.conftest import World
 from tests.discord.tablebot import cog, eventually, field, hand_dm, table_bot
-from tests.discord.test_razz_table import open_razz
+from tests.discord.test_razz_table import open_razz, start_razz
 
 
 def now_note(world: World, user: FakeUser) -> str:
@@ -112,13 +112,9 @@ async def test_next_hand_dealt_by_the_timer_edits_the_dms_before_the_table_names
     async with table_bot(world, autostart_delay=0.3) as bot:
         service = bot.service
         assert service is not None
-        table, _ = await open_razz(world, players)
-        await (await fake.click_label(world.alice, table, "Start")).response()
-        view = await service.table_in_channel(world.channel.id)
-        assert view is not None
+        table, view, first = await start_razz(world, bot, players)
         tid = view.table_id
-        (first_id,) = view.to_act_user_ids
-        await (await fake.click_label(by_id[first_id], table, "Bring in")).response()
+        await (await fake.click_label(first, table, "Bring in")).response()
         view = await service.view(tid)
         (second_id,) = view.to_act_user_ids
         await (await fake.click_label(by_id[second_id], table, "Fold")).response()

@@ -15,7 +15,7 @@ from cogs._render import short_hand_name
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, field, hand_dm, table_bot
 from tests.discord.test_guts_games import open_and_fill, window_open
-from tests.discord.test_razz_table import open_razz
+from tests.discord.test_razz_table import open_razz, start_razz
 
 REFUSALS = ("it is not your turn", "Bring in:", "Complete:", "Fold:", "Check:", "Call:")
 
@@ -112,12 +112,8 @@ async def test_razz_dm_of_a_player_who_folded_says_so_not_that_it_is_not_their_t
     async with table_bot(world, autostart_delay=30) as bot:
         service = bot.service
         assert service is not None
-        table, _ = await open_razz(world, players)
-        await (await fake.click_label(world.alice, table, "Start")).response()
-        view = await service.table_in_channel(world.channel.id)
-        assert view is not None
-        (first_id,) = view.to_act_user_ids
-        await (await fake.click_label(by_id[first_id], table, "Bring in")).response()
+        table, view, first = await start_razz(world, bot, players)
+        await (await fake.click_label(first, table, "Bring in")).response()
         (second_id,) = (await service.view(view.table_id)).to_act_user_ids
         folder = by_id[second_id]
         reply = await (await fake.click_label(folder, table, "Fold")).response()

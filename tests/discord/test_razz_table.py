@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from bot.app import HomeGameBot
+from bot.tables.views import TableView
 from bot.testing import FakeMessage, FakeUser
 from tests.discord.conftest import World
 from tests.discord.privacy import PrivacyRecorder, assert_private
@@ -45,6 +46,20 @@ async def open_razz(world: World, players: list[FakeUser]) -> tuple[FakeMessage,
     for user in players[1:]:
         assert (await (await fake.click_label(user, table, "Join")).response()).updated_message
     return table, footer_state(table)
+
+
+async def start_razz(
+    world: World, bot: HomeGameBot, players: list[FakeUser]
+) -> tuple[FakeMessage, TableView, FakeUser]:
+    """Open a Razz table with ``players``, start hand 1: the table message, its view and
+    the player to act first (the bring-in, RULES §4.5)."""
+    table, _ = await open_razz(world, players)
+    await (await world.fake.click_label(players[0], table, "Start")).response()
+    assert bot.service is not None
+    view = await bot.service.table_in_channel(world.channel.id)
+    assert view is not None and view.to_act_user_ids
+    (first_id,) = view.to_act_user_ids
+    return table, view, next(u for u in players if u.id == first_id)
 
 
 async def short_stack(bot: HomeGameBot, world: World, user: FakeUser, chips: int) -> None:
@@ -195,15 +210,10 @@ async def test_razz_click_is_acknowledged_before_its_commit_and_a_doubled_one_is
     fake = world.fake
     players = [world.alice, world.bob]
     async with table_bot(world, autostart_delay=30) as bot:
-        table, _ = await open_razz(world, players)
-        await (await fake.click_label(world.alice, table, "Start")).response()
+        table, view, user = await start_razz(world, bot, players)
         service = bot.service
         assert service is not None
-        view = await service.table_in_channel(world.channel.id)
-        assert view is not None and view.to_act_user_ids
         await eventually(lambda: footer_state(table) == view.version, what="table message")
-        (uid,) = view.to_act_user_ids
-        user = next(u for u in players if u.id == uid)
         label = next(x for x in ("Bring in", "Call", "Check") if x in enabled(table))
         custom_id = str(table.button(label)["custom_id"])
         first, second = [
