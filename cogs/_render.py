@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.cards import Card, parse_card
-from bot.render.images import render_hand, render_showdown
 from bot.render.text import cards_text, clip, display_width, format_chips
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
@@ -502,11 +501,6 @@ def hand_picture(pv: PrivateView) -> HandPicture | None:
     return HandPicture(tuple(pv.cards), label)
 
 
-def render_hand_picture(picture: HandPicture) -> bytes:
-    """The PNG of a hand picture (CPU work: call it in a worker thread)."""
-    return render_hand(picture.cards, label=picture.label)
-
-
 @dataclass(frozen=True, slots=True)
 class ShowdownPicture:
     """The hands shown at a showdown, in seat order, and which rows won chips."""
@@ -543,8 +537,3 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
     hands = tuple((names.get(s, f"Seat {s}"), shown[s][0], shown[s][1]) for s in seats)
     winners = frozenset(i for i, s in enumerate(seats) if s in won)
     return ShowdownPicture(hands, winners)
-
-
-def render_showdown_picture(picture: ShowdownPicture) -> bytes:
-    """The PNG of a showdown picture (CPU work: call it in a worker thread)."""
-    return render_showdown(picture.hands, winner_indexes=set(picture.winners))

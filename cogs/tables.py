@@ -721,7 +721,6 @@ class TablesCog(commands.Cog, name="Tables"):
     def _refresh_table(self, table_id: int, *, after: Sequence[str] = ()) -> None:
         """Edit the table message to its newest state, once the updates ``after`` (keys)
         running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
-
         self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id), after=after)
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
