@@ -539,13 +539,23 @@ class TablesCog(commands.Cog, name="Tables"):
         await self._send_private(interaction, pv)
 
     async def _send_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
+        """The ephemeral hand view (**My hand**, ``/hand``). With images on, acknowledged
+        first ("thinking", only the clicker sees it): the picture may wait behind other
+        tables' drawings, and Discord's 3 seconds do not."""
+        if self.bot.settings.ui.images and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         picture = await self._picture_for(await self._guild(pv.table_id), pv)
         extra: dict[str, Any] = {}
         if picture is not None:
             extra["file"] = await self._hand_file(picture)
-        await interaction.response.send_message(
-            embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
-        )
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
+            )
+        else:
+            await interaction.response.send_message(
+                embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
+            )
 
     # ------------------------------------------------------------------ card images
 

@@ -238,7 +238,10 @@ async def test_my_hand_ephemeral_carries_the_clickers_hand_image(world: World) -
         table = await open_and_fill(world, "zoot")
         await (await fake.click_label(world.alice, table, "Start")).response()
         await eventually(lambda: hand_dm(world, world.carol).attachments, what="carol's image")
-        reply = await (await fake.click_label(world.carol, table, "My hand")).response()
+        rec = await fake.click_label(world.carol, table, "My hand")
+        reply = await rec.response()
+        # acknowledged first ("thinking", ephemeral), then filled with the view and picture
+        assert reply.callback_type == 5 and rec.followups == [reply.message]
         assert reply.ephemeral and reply.message is not None
         (attachment,) = reply.attachments
         expected, cards = expected_hand_png("zoot", reply.message.latest)
