@@ -352,12 +352,15 @@ class LeagueCog(commands.Cog, name="League"):
                 f"{GAME_NAMES.get(t.game, t.game)}: {t.hands} hands · won {t.won} · net "
                 f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
             )
+        # the chart may wait behind table drawings in the image worker: acknowledge first
+        # (an ephemeral "thinking"), then fill it in
+        await interaction.response.defer(ephemeral=True, thinking=True)
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
             title=f"{who.display_name}: balance, season {season.number}",
         )
-        await interaction.response.send_message(
+        await interaction.followup.send(
             "\n".join(lines),
             file=discord.File(io.BytesIO(chart), filename="balance.png"),
             ephemeral=True,
