@@ -18,7 +18,6 @@ No token and no network: everything runs on the loopback interface.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import re
 import tempfile
@@ -84,7 +83,6 @@ class _CountingRelay(PublishRelay):
         super().__init__()
         self.results = 0
         self.showdown: ShowdownPicture | None = None
-        self.changed = asyncio.Event()
 
     async def publish(self, published: Published) -> None:
         if published.results:
@@ -97,7 +95,6 @@ class _CountingRelay(PublishRelay):
                     [(s.name, tuple(s.shown or ()), s.hand_name or "") for s in shown],
                     {i for i, s in enumerate(shown) if s.user_id in winners_uid},
                 )
-        self.changed.set()
         await super().publish(published)
 
 
@@ -158,67 +155,108 @@ def render_message(
 
 
 class Printer:
-    """Prints each new version of every non-ephemeral message: the whole message the first
-    time, then only the lines that changed."""
+    """Prints every version of every non-ephemeral message, each in full.
 
-    def __init__(self, fake: FakeDiscord, out: IO[str], names: Mapping[int, str]) -> None:
+    :meth:`flush` is called whenever the bot has settled (see :func:`settle`): it prints the
+    versions the fake received since the last flush, message by message in a fixed order
+    (the channel first, then each player's DM in seat order; within one place, the
+    messages in the order they were created), each message's versions in the order they
+    came. Edits made in the same burst (a DM and the table message edited together) may
+    reach the fake in either order; this order is the same on every run."""
+
+    def __init__(
+        self, fake: FakeDiscord, out: IO[str], names: Mapping[int, str], clock: VirtualClock
+    ) -> None:
         self.fake = fake
         self.out = out
         self.names = names
+        self.clock = clock
+        self.order = {uid: i for i, uid in enumerate(names)}
         self.seen: dict[int, int] = {}
-        self.last: dict[int, list[str]] = {}
         self.lines_printed = 0
 
     def where(self, channel: FakeChannel) -> str:
         if channel.is_dm:
-            recipient = getattr(channel, "recipient", None)
-            name = getattr(recipient, "name", None)
-            if name is None:
-                name = next(
-                    (
-                        u.name
-                        for u in self.fake.users.values()
-                        if self.fake._dm_channels.get(u.id) is channel
-                    ),
-                    "?",
-                )
-            return f"[DM {name}]"
+            recipient = channel.recipient
+            return f"[DM {recipient.name if recipient is not None else '?'}]"
         return f"[#{channel.name}]"
 
-    def flush(self) -> None:
-        for message in list(self.fake.messages.values()):
-            if message.ephemeral_to is not None or message.deleted:
-                continue
-            count = len(message.versions)
-            if self.seen.get(message.id, 0) >= count:
-                continue
-            self.seen[message.id] = count
-            self.show(message)
+    def _place(self, message: FakeMessage) -> tuple[int, int]:
+        """Where a message is printed among those of one flush: channels before DMs, DMs
+        in seat order."""
+        recipient = message.channel.recipient
+        if recipient is None:
+            return (0, message.channel.id)
+        return (1, self.order.get(recipient.id, len(self.order)))
 
-    def show(self, message: FakeMessage) -> None:
-        v = message.latest
-        lines = render_message(v.content, v.embeds, v.components, names=self.names, now=time.time())
-        before = self.last.get(message.id)
-        self.last[message.id] = lines
-        if before is None:
-            shown = lines
-        else:
-            old = set(before)
-            shown = [line for line in lines if line not in old]
-        if not shown:
-            return
-        tag = self.where(message.channel)
-        if before is not None:
-            tag += " (edit)"
-        for i, line in enumerate(shown):
-            print(f"{tag if i == 0 else ' ' * len(tag)} {line}", file=self.out)
-        self.lines_printed += len(shown)
+    def flush(self) -> None:
+        fresh = [
+            m
+            for m in self.fake.messages.values()
+            if m.ephemeral_to is None and self.seen.get(m.id, 0) < len(m.versions)
+        ]
+        # message ids grow in creation order; within one channel creation is sequential
+        for message in sorted(fresh, key=lambda m: (self._place(m), m.id)):
+            first = self.seen.get(message.id, 0)
+            self.seen[message.id] = len(message.versions)
+            for index in range(first, len(message.versions)):
+                self.show(message, index)
         self.out.flush()
 
-    async def run(self) -> None:
-        while True:
-            self.flush()
-            await asyncio.sleep(0.05)
+    def show(self, message: FakeMessage, index: int) -> None:
+        v = message.versions[index]
+        lines = render_message(
+            v.content, v.embeds, v.components, names=self.names, now=self.clock()
+        )
+        lines += [f"(file {a.filename})" for a in v.attachments]
+        tag = self.where(message.channel)
+        if index > 0:
+            tag += " (edit)"
+        for i, line in enumerate(lines or [""]):
+            print(f"{tag if i == 0 else ' ' * len(tag)} {line}".rstrip(), file=self.out)
+        self.lines_printed += len(lines)
+
+
+class VirtualClock:
+    """The table service's clock in the sandbox: it stands still while the users think and
+    jumps to a deadline when the sandbox lets one run out, so countdowns ("time runs out
+    in 10 s") read the same on every run and no timer races a click."""
+
+    def __init__(self, start: float) -> None:
+        self.now = float(start)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance_to(self, when: float) -> None:
+        self.now = max(self.now, when)
+
+
+#: The names of the tasks in which discord.py runs the bot's answer to an interaction, and
+#: of the tables cog's message updates: while one of them is pending, the bot is busy.
+_BUSY_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "update-",
+)
+
+
+async def settle() -> None:
+    """Wait until the bot has done everything it started: every interaction answered to
+    the end, every message edit and post sent. The sandbox acts only then, so each of its
+    clicks (and each deadline it lets run out) is one burst of edits of its own, and the
+    messages' versions are the same on every run (no edit coalesced with the next click's)."""
+    me = asyncio.current_task()
+    while True:
+        busy = [
+            t
+            for t in asyncio.all_tasks()
+            if t is not me and not t.done() and t.get_name().startswith(_BUSY_TASKS)
+        ]
+        if not busy:
+            return
+        await asyncio.wait(busy)
 
 
 # ----------------------------------------------------------------------------- players
@@ -240,14 +278,19 @@ class _World:
     users: list[FakeUser]
     service: TableService
     relay: _CountingRelay
+    clock: VirtualClock
+    printer: Printer
 
 
 async def _answer(record: InteractionRecord) -> bool:
-    """True when the bot took the click (edited the message clicked)."""
+    """True when the bot took the click (edited the message clicked); returns once the bot
+    has settled (:func:`settle`)."""
     try:
         reply = await record.response(timeout=10)
     except (TimeoutError, AssertionError):
         return False
+    finally:
+        await settle()
     return bool(reply.updated_message)
 
 
@@ -286,11 +329,17 @@ async def _act(world: _World, user: FakeUser, table_msg: FakeMessage, action: Ac
 
 
 async def _play(
-    world: _World, host: FakeUser, table_msg: FakeMessage, hands: int, seed: int, timeout: float
+    world: _World, table_msg: FakeMessage, hands: int, seed: int, timeout: float
 ) -> int:
-    """Drive the users until ``hands`` results were published; returns the table id."""
+    """Drive the users until ``hands`` results were published; returns the table id.
+
+    One step at a time, each once the bot has settled: the first user (in seat order) the
+    engine's policy has a new decision for clicks it; when nobody has one, the clock jumps
+    to the table's deadline and the service runs what is due (the next hand, or the default
+    actions of those whose time ran out), as its timer would."""
     rng = random.Random(seed)
     by_id = {u.id: u for u in world.users}
+    order = {u.id: i for i, u in enumerate(world.users)}
     view = await world.service.table_in_channel(world.channel.id)
     if view is None:
         raise SandboxError("the table did not open")
@@ -303,11 +352,12 @@ async def _play(
             raise SandboxError(
                 f"only {world.relay.results} of {hands} results after {timeout:.0f} s"
             )
+        world.printer.flush()
         view = await world.service.view(table_id)
         if view.status == "closed":
             raise SandboxError("the table closed before the last hand")
         acted = False
-        for uid in sorted(view.to_act_user_ids):
+        for uid in sorted(view.to_act_user_ids, key=lambda u: order.get(u, len(order))):
             user = by_id.get(uid)
             if user is None:
                 continue
@@ -320,13 +370,18 @@ async def _play(
             action = policy_action(world.service, table_id, uid, rng)
             if action is None:
                 continue
-            if await _act(world, user, table_msg, action):
-                done[uid] = key
-                acted = True
-        if not acted:
-            world.relay.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(world.relay.changed.wait(), 0.1)
+            done[uid] = key
+            await _act(world, user, table_msg, action)
+            acted = True
+            break  # the table changed: look again
+        if acted:
+            continue
+        if view.deadline is None:
+            raise SandboxError(f"the table is stuck ({view.status}, nobody to act, no deadline)")
+        world.clock.advance_to(float(view.deadline))
+        await world.service.tick(table_id)
+        await settle()
+    world.printer.flush()
     return table_id
 
 
@@ -371,28 +426,22 @@ async def run_sandbox(
             store = await Store.open(db_path)
             seeds = random.Random(seed)
             relay = _CountingRelay()
+            clock = VirtualClock(int(time.time()))
             service = TableService(
                 store,
+                clock=clock,
                 rng_factory=lambda: random.Random(seeds.random()),
                 subscriber=relay,
-                autostart_delay=0.3,
-                computer_delay=0.05,
+                timers=False,  # the sandbox lets deadlines run out itself (see _play)
             )
             bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
-            printer = Printer(fake, out, names)
-            printing = asyncio.create_task(printer.run(), name="sandbox-printer")
+            printer = Printer(fake, out, names, clock)
             try:
                 async with running_client(fake, bot):
-                    world = _World(fake, channel, users, service, relay)
-                    status = await _session(world, game, hands, seed, timeout, out, printer)
-                    cog: Any = bot.get_cog("Tables")
-                    if cog is not None:
-                        await cog.updates.idle()
-                    printer.flush()
+                    await settle()
+                    world = _World(fake, channel, users, service, relay, clock, printer)
+                    status = await _session(world, game, hands, seed, timeout, out)
             finally:
-                printing.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await printing
                 await service.stop_service()
                 report = await store.audit()
                 await store.close()
@@ -408,13 +457,7 @@ async def run_sandbox(
 
 
 async def _session(
-    world: _World,
-    game: str,
-    hands: int,
-    seed: int,
-    timeout: float,
-    out: IO[str],
-    printer: Printer,
+    world: _World, game: str, hands: int, seed: int, timeout: float, out: IO[str]
 ) -> int:
     fake, host = world.fake, world.users[0]
     options: dict[str, Any] = {"decision_seconds": 10}
@@ -422,22 +465,24 @@ async def _session(
         options["ante"] = 10
     opened = await fake.invoke(host, world.channel, game, options)
     reply = await opened.response(timeout=10)
+    await settle()
     table_msg = reply.message
     if table_msg is None:
         raise SandboxError(f"/{game} did not post a table: {reply.content}")
     for user in world.users[1:]:
+        world.printer.flush()
         if not await _answer(await fake.click_label(user, table_msg, "Join")):
             raise SandboxError(f"{user.name} could not join")
+    world.printer.flush()
     if not await _answer(await fake.click_label(host, table_msg, "Start")):
         raise SandboxError("the host could not start the game")
-    await _play(world, host, table_msg, hands, seed, timeout)
-    # let the last result reach the channel before closing the table
-    await asyncio.sleep(0.3)
-    printer.flush()
+    await _play(world, table_msg, hands, seed, timeout)
     closing = await fake.invoke(host, world.channel, "table", subcommand="end")
     closed = await closing.response(timeout=10)
+    await settle()
     if closed.ephemeral:
         raise SandboxError(f"/table end refused: {closed.content}")
+    world.printer.flush()
     print(f"[sandbox] {world.relay.results} result(s) played; table closed", file=out)
     return 0
 
