@@ -410,7 +410,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
     # ------------------------------------------------------------------ /audit, /ledger
 
     @app_commands.command(
-        name="audit", description="Check that every chip is accounted for (RULES §5)"
+        name="audit",
+        description="Check that every chip is accounted for (rules §5 in docs/rules.md)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)

@@ -1,7 +1,9 @@
-"""``/rules zoot|wheelers|razz`` (procedure, ranking, house rules) and ``/rules compare``.
+"""``/rules zoot|wheelers|razz`` (procedure, ranking, the gaps, house rules) and
+``/rules compare``.
 
-The texts summarise RULES.md; the house rules come from the engines' rules models (or from
-the table open in the channel), and ``compare`` ranks hands with ``bot.engine.hands``.
+The texts are the rule book's (:mod:`bot.render.rulebook`, from which docs/rules.md is
+generated); the house rules come from the engines' rules models (or from the table open in
+the channel), and ``compare`` ranks hands with ``bot.engine.hands``.
 """
 
 from __future__ import annotations
@@ -14,96 +16,59 @@ from discord.ext import commands
 
 from bot.cli.compare import compare_group
 from bot.engine.cards import parse_cards
-from bot.engine.guts.rules import GutsRules
-from bot.engine.razz.rules import RazzRules
+from bot.render import rulebook
+from bot.render.rulebook import GAME_TITLES
 from bot.render.text import cards_text
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
 
-GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
-
-GUTS_PROCEDURE = (
-    "1. Everyone antes; five cards are dealt face down to each player (by DM).\n"
-    "2. **Lay-down window**: each player chooses *Lay down* or *Play on* "
-    "(in secret, or in turn: house rule `laydown_order`). No choice = play on.\n"
-    "3. Nobody lays down: everyone antes again, discards one card (select menu; on timeout "
-    "the table discards the card that keeps the best hand) and draws one. Back to 2.\n"
-    "4. Someone lays down: the **challenger** (nearest the dealer's left) shows down against "
-    "every live hand. Best hand **or a tie** for the challenger: the challenger takes the "
-    "whole pot. Otherwise the best hand takes it and the challenger **matches** the pot, "
-    "which carries into the next game.\n"
-    "5. A new game starts; the deal moves one seat left."
-)
-
-ZOOT_RANKING = (
-    "First key: **fewer suits beat more suits**. Then standard poker order.\n"
-    "```\n"
-    "suits  possible, highest first\n"
-    "1      royal flush, straight flush, flush\n"
-    "2      straight, two pair, one pair, high card\n"
-    "3      full house, straight, trips, two pair, pair, high card\n"
-    "4      quads, full house, straight, trips, two pair, pair, high\n"
-    "```\n"
-    "`9♠ 8♠ 6♠ 3♠ 2♠` beats `K♥ K♦ K♣ 7♥ 7♦`: a flush always beats a full house."
-)
-
-WHEELERS_RANKING = (
-    "**This table's reading of the source** (its ranking table did not survive; the source "
-    "fixes only ranks 4, 6 and 8):\n"
-    "```\n"
-    "1  Wheel A-2-3-4-5                      A♠ 2♦ 3♣ 4♥ 5♠\n"
-    "2  five-card straight                   9♣ 10♦ J♥ Q♠ K♣\n"
-    "3  four-card straight + odd card        5♠ 6♦ 7♥ 8♣ K♦\n"
-    "4  three-card + two-card straight       Q♦ K♥ A♣ 2♠ 3♦\n"
-    "5  three-card straight + two odd        7♦ 8♥ 9♣ 2♠ K♦\n"
-    "6  two two-card straights + odd card    4♠ 5♦ 9♥ 10♣ K♦\n"
-    "7  one two-card straight + three odd    4♠ 5♦ 9♥ J♣ K♦\n"
-    "8  high card (no two cards in sequence) 2♠ 4♦ 6♥ 9♣ J♦\n"
-    "```\n"
-    "Aces are high or low within a straight (one role each); an odd ace counts high. Ties: "
-    "straights by length then top card, then odd cards high to low. Turning the corner "
-    "(K-A-2) only with house rule `wheelers_wraparound`."
-)
-
-RAZZ_PROCEDURE = (
-    "Seven-card stud, fixed limit. Ante; two cards down and one up. The **highest** up card "
-    "brings in (ties: ♠ > ♥ > ♦ > ♣) or completes. 4th-6th street: one card up each, the "
-    "**lowest** board acts first; 7th: one card down. Small bet on 3rd and 4th, big bet from "
-    "5th. One bet and three raises per street. All-ins make side pots."
-)
-
-RAZZ_RANKING = (
-    "Ace-to-five low: best five of seven, aces low, straights and flushes don't count, pairs "
-    "count against. Best hand A-2-3-4-5; compare from the highest card down "
-    "(`2-3-6-8-J` beats `A-2-3-4-Q`)."
-)
-
 PLACE = {1: "🥇", 2: "🥈", 3: "🥉"}
+FIELD_LIMIT = 1024  # Discord: characters in one embed field's value
 
 
-def _rules_rows(game: str, rows: Any) -> str:
-    return "\n".join(f"`{name}` **{value}**: {desc}" for name, value, desc in rows)
+def _rules_rows(rows: Any) -> str:
+    return "\n".join(
+        f"`{name}` **{value}**: {desc}" for name, value, desc in rows if name != "game"
+    )
 
 
 def default_rules(game: str) -> list[tuple[str, str, str]]:
-    if game == "razz":
-        return RazzRules().describe()
-    return GutsRules(game=game).describe()  # type: ignore[arg-type]
+    return rulebook.house_rules(game)
+
+
+def _chunks(text: str, limit: int = FIELD_LIMIT) -> list[str]:
+    """``text`` cut at line ends into pieces of at most ``limit`` characters (a code block
+    is never cut: the rule book keeps each under the limit)."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit and current:
+            pieces.append(current)
+            candidate = line
+        current = candidate
+    if current:
+        pieces.append(current)
+    return pieces
 
 
 def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
+    """``/rules GAME``: the game's parts of the rule book (bot/render/rulebook.py, the text
+    docs/rules.md is generated from) and its house rules."""
     title = GAME_TITLES[game]
-    embed = discord.Embed(title=f"{title}: the rules", colour=discord.Colour.dark_green())
-    if game == "razz":
-        embed.add_field(name="Procedure", value=RAZZ_PROCEDURE, inline=False)
-        embed.add_field(name="Ranking", value=RAZZ_RANKING, inline=False)
-    else:
-        embed.add_field(name="Procedure", value=GUTS_PROCEDURE, inline=False)
-        ranking = ZOOT_RANKING if game == "zoot" else WHEELERS_RANKING
-        embed.add_field(name="Ranking", value=ranking, inline=False)
-    label = "House rules at this table" if at_table else "House rules (league defaults)"
-    embed.add_field(name=label, value=_rules_rows(game, rows)[:1024], inline=False)
+    embed = discord.Embed(
+        title=f"{title}: the rules",
+        description=f"Numbered as in {rulebook.DOC_PATH}.",
+        colour=discord.Colour.dark_green(),
+    )
+    for part in rulebook.PARTS[game]:
+        for i, piece in enumerate(_chunks(rulebook.part_text(part))):
+            name = part.title if i == 0 else f"{part.title} (continued)"
+            embed.add_field(name=name, value=piece, inline=False)
+    label = "House rules at this table" if at_table else "House rules (defaults)"
+    for i, piece in enumerate(_chunks(_rules_rows(rows))):
+        embed.add_field(name=label if i == 0 else f"{label} (continued)", value=piece, inline=False)
     return embed
 
 

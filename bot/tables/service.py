@@ -746,7 +746,9 @@ class TableService:
             live.hand_id = None
         refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
         for r in refunds:
-            step.announcements.append(f"{r.amount} chips from the pot go back (RULES 1.10)")
+            step.announcements.append(
+                f"{r.amount} chips from the pot go back (rules §1.10 in docs/rules.md)"
+            )
         step.closed = True
 
     # =============================================================== views

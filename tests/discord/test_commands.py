@@ -73,8 +73,11 @@ async def test_rule_3_5_rules_wheelers_marks_the_table_as_this_reading(
     world: World, bot: HomeGameBot
 ) -> None:
     rec = await world.fake.invoke(world.bob, world.channel, "rules", subcommand="wheelers")
-    text = str((await rec.response()).embeds)
-    assert "reading of the source" in text
+    embeds = (await rec.response()).embeds
+    text = "\n".join(str(f["value"]) for e in embeds for f in e["fields"])
+    # issue 12, item 9: this bot's reading, said plainly (not "its table did not survive")
+    assert "this bot's reading of the game's ranking" in text
+    assert "did not survive" not in text
     for example in ("A♠ 2♦ 3♣ 4♥ 5♠", "Q♦ K♥ A♣ 2♠ 3♦", "2♠ 4♦ 6♥ 9♣ J♦"):
         assert example in text
     assert "wheelers_wraparound" in text

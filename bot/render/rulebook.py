@@ -1,0 +1,401 @@
+"""The rules of the three games, written once: ``/rules`` shows them and ``docs/rules.md``
+is generated from them, so the two cannot drift apart.
+
+Each game's rules are numbered parts (:class:`Part`); ``/rules zoot|wheelers|razz`` shows the
+parts of that game (cogs/rules.py) and :func:`markdown` writes the whole book. The house
+rules and their defaults come from the engines' rule models (``GutsRules.describe``,
+``RazzRules.describe``), the same rows a table announces. Regenerate the document with
+``python -m bot.render.rulebook`` (``--check`` exits 1 when docs/rules.md is stale); a test
+fails when it is. Error messages cite a rule as :func:`cite` writes it: "rules §4.2 in
+docs/rules.md".
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.engine.guts.rules import GutsRules
+from bot.engine.razz.rules import RazzRules
+
+DOC_PATH = "docs/rules.md"
+GAMES = ("zoot", "wheelers", "razz")
+GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+
+
+def cite(number: str) -> str:
+    """How a message names a rule: ``rules §4.2 in docs/rules.md``."""
+    return f"rules §{number} in {DOC_PATH}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    number: str
+    text: str
+    """Discord markdown, which is also Markdown: ``**bold**``, ``*italic*``, ``code``."""
+
+
+@dataclass(frozen=True)
+class Part:
+    title: str
+    rules: tuple[Rule, ...] = ()
+    intro: str = ""
+    table: str = ""
+    """A code block shown after the rules (the ranking tables)."""
+
+
+# ------------------------------------------------------------------ Zoot and Wheelers (§1)
+
+GUTS_PROCEDURE = Part(
+    "Procedure",
+    (
+        Rule("1.1", "One 52-card deck, no wild cards, 2 to 10 players."),
+        Rule(
+            "1.2",
+            "A **game** begins with every seated player putting the ante in the pot. A player "
+            "who cannot pay it sits the game out. House rule `excuse_matcher_ante` (off by "
+            "default) lets the player who matched the pot last game skip this first ante.",
+        ),
+        Rule("1.3", "Everyone gets five cards face down, sent to them alone (by DM)."),
+        Rule(
+            "1.4",
+            "**Lay-down window**: each player picks *Lay down* or *Play on*. By default "
+            "(`laydown_order` simultaneous) everyone picks in secret at once and nothing is "
+            "shown until the window closes; no pick means play on. The **challenger** is the "
+            "player laying down nearest the dealer's left. With `in_turn`, players are asked "
+            "one by one from the dealer's left; the first to lay down is the challenger.",
+        ),
+        Rule(
+            "1.5",
+            "Nobody lays down: everyone antes again, then each throws one card face down (all "
+            "at once, in secret; on a timeout the bot throws the card whose loss hurts the "
+            "hand least) and draws one. Back to 1.4. Who cannot pay this ante is out of the "
+            "game; what they paid stays in the pot.",
+        ),
+        Rule(
+            "1.6",
+            "When the stock is shorter than the draws, the thrown cards are shuffled under it "
+            "first (a thrown card may come back to someone).",
+        ),
+        Rule(
+            "1.7",
+            "**Showdown**: every live hand is compared with the challenger's. Best hand **or a "
+            "tie for it**: the challenger takes the whole pot. Otherwise the best hand takes "
+            "it (tied best hands split it, odd chips to the first of them from the dealer's "
+            "left) and the challenger **matches**: pays in as much as the pot held, and that "
+            "new pot carries to the next game. Only the challenger ever risks a match.",
+        ),
+        Rule(
+            "1.8",
+            "House rule `laydown_requires_cover` (on by default): you may lay down only with "
+            "at least the pot in your balance. Off: a challenger short of it pays what they "
+            "have.",
+        ),
+        Rule("1.9", "After a showdown the next game starts (1.2); the deal moves one seat left."),
+        Rule(
+            "1.10",
+            "A table closed with chips in the pot gives each player back exactly what they "
+            "paid into that pot.",
+        ),
+        Rule(
+            "1.11",
+            "A player who lets two windows in a row run out is marked *away* and sits out the "
+            "next games until they come back. If a whole round passes with nobody acting, the "
+            "table pauses instead of anteing again.",
+        ),
+    ),
+)
+
+GUTS_SILENT = Part(
+    "Where the texts are silent",
+    (
+        Rule(
+            "1.12",
+            "**One or no live hand after an exchange's ante** (the others could not pay it): "
+            "a single live hand takes the whole pot at once, with no showdown: no card is "
+            "shown and nobody matches. With no live hand left, nobody wins: the pot stands and "
+            "carries to the next game, still owed to whoever paid it in (1.10).",
+        ),
+        Rule(
+            "1.13",
+            "**A timed-out discard counts toward away**: the discard is a window like the "
+            "lay-down choice, so letting a discard and the next lay-down window run out is "
+            "two in a row (1.11). Making any choice yourself starts the count again.",
+        ),
+    ),
+)
+
+ZOOT_RANKING = Part(
+    "Ranking",
+    (
+        Rule(
+            "2.1", "A hand's first key is how many suits it holds: **fewer suits beat more suits**."
+        ),
+        Rule(
+            "2.2",
+            "Between hands with as many suits, standard poker order decides (A-2-3-4-5 is the "
+            "five-high straight). The table shows what each number of suits allows.",
+        ),
+        Rule(
+            "2.3",
+            "`9♠ 8♠ 6♠ 3♠ 2♠` beats `K♥ K♦ K♣ 7♥ 7♦`: any one-suited hand beats four of a kind, "
+            "a flush always beats a full house. Suits never break a tie.",
+        ),
+    ),
+    table=(
+        "suits  possible, highest first\n"
+        "1      royal flush, straight flush, flush\n"
+        "2      straight, two pair, one pair, high card\n"
+        "3      full house, straight, trips, two pair, pair, high card\n"
+        "4      quads, full house, straight, trips, two pair, pair, high"
+    ),
+)
+
+WHEELERS_RANKING = Part(
+    "Ranking",
+    intro=(
+        "Hands rank by the straights they hold. The Wheelers text fixes only ranks 4, 6 "
+        "and 8; the table below is this bot's reading of the game's ranking."
+    ),
+    rules=(
+        Rule(
+            "3.1",
+            "A straight is a run of consecutive ranks; each card belongs to one straight or is "
+            "an odd card, and a hand is read the way that ranks it best.",
+        ),
+        Rule(
+            "3.2",
+            "An ace is high or low inside a straight (one role per ace); an odd ace counts high.",
+        ),
+        Rule(
+            "3.3",
+            "House rule `wheelers_wraparound` (off by default): straights may turn the corner "
+            "(K-A-2, which is then two high). A-2-3-4-5 stays the Wheel.",
+        ),
+        Rule(
+            "3.4",
+            "Ties: straights by length, then top card; then the odd cards high to low. Two "
+            "Wheels tie; suits never break a tie.",
+        ),
+    ),
+    table=(
+        "1  Wheel A-2-3-4-5                      A♠ 2♦ 3♣ 4♥ 5♠\n"
+        "2  five-card straight                   9♣ 10♦ J♥ Q♠ K♣\n"
+        "3  four-card straight + odd card        5♠ 6♦ 7♥ 8♣ K♦\n"
+        "4  three-card + two-card straight       Q♦ K♥ A♣ 2♠ 3♦\n"
+        "5  three-card straight + two odd        7♦ 8♥ 9♣ 2♠ K♦\n"
+        "6  two two-card straights + odd card    4♠ 5♦ 9♥ 10♣ K♦\n"
+        "7  one two-card straight + three odd    4♠ 5♦ 9♥ J♣ K♦\n"
+        "8  high card (no two cards in sequence) 2♠ 4♦ 6♥ 9♣ J♦"
+    ),
+)
+
+# ------------------------------------------------------------------------------ Razz (§4)
+
+RAZZ_PROCEDURE = Part(
+    "Procedure",
+    (
+        Rule("4.1", "Seven-card stud, 2 to 8 players."),
+        Rule(
+            "4.2",
+            "Fixed limit. Stakes: ante, bring-in, small bet, big bet (2 / 5 / 10 / 20 by "
+            "default; the bring-in must be less than the small bet). Small bet on 3rd and 4th "
+            "street, big bet from 5th.",
+        ),
+        Rule(
+            "4.3",
+            "The lowest of one card dealt to each player deals first (ace low; ties ♣ < ♦ < ♥ "
+            "< ♠); the deal then moves clockwise each hand.",
+        ),
+        Rule(
+            "4.4",
+            "3rd street: ante, two cards down and one up. The **highest** up card brings in "
+            "(king highest, ace lowest; ties ♠ > ♥ > ♦ > ♣): it posts the bring-in or "
+            "completes to the small bet, and may not fold or check. Play goes on to its left.",
+        ),
+        Rule(
+            "4.5",
+            "4th to 6th street one card up each, 7th one card down. From 4th street the "
+            "**lowest** board acts first: an unpaired board beats a paired one; paired boards "
+            "compare the pairs first, lowest best; exact ties go to the first from the "
+            "dealer's left.",
+        ),
+        Rule(
+            "4.6",
+            "One bet and three raises per street (on 3rd street the completion is the bet).",
+        ),
+        Rule(
+            "4.7",
+            "All-in and side pots as usual: nobody loses more than they have. A raise may "
+            "stop at the most an opponent can still match.",
+        ),
+        Rule(
+            "4.8",
+            "If the deck runs short for a street, that card is dealt once, face up, shared by all.",
+        ),
+        Rule(
+            "4.9",
+            "Showdown: the last to bet or raise on 7th shows first, then clockwise. House rule "
+            "`showdown_reveal`: `all` (default) shows every hand, `winners` lets a losing hand "
+            "be mucked.",
+        ),
+        Rule(
+            "4.10",
+            "Equal hands split each pot; odd chips go to the first of them from the dealer's "
+            "left. On a timeout the bot posts the bring-in when due, else checks, else folds; "
+            "a hand where nobody acted at all pauses the table.",
+        ),
+    ),
+)
+
+RAZZ_RANKING = Part(
+    "Ranking",
+    (
+        Rule(
+            "4.11",
+            "Ace-to-five low: the best five of seven cards, aces low, straights and flushes "
+            "don't count, pairs count against. Best hand A-2-3-4-5; hands compare from the "
+            "highest card down (`2-3-6-8-J` beats `A-2-3-4-Q`).",
+        ),
+    ),
+)
+
+RAZZ_SILENT = Part(
+    "Where the texts are silent",
+    (
+        Rule(
+            "4.12",
+            "Elsewhere the bot plays as pokerkit's fixed-limit Razz does.",
+        ),
+        Rule(
+            "4.13",
+            "**The highest up card is all-in** (its ante took all its chips): the bring-in "
+            "passes clockwise, to the next player on its left who still has chips, not to the "
+            "next-highest up card. The all-in player stays in for the main pot.",
+        ),
+    ),
+)
+
+PARTS: dict[str, tuple[Part, ...]] = {
+    "zoot": (GUTS_PROCEDURE, ZOOT_RANKING, GUTS_SILENT),
+    "wheelers": (GUTS_PROCEDURE, WHEELERS_RANKING, GUTS_SILENT),
+    "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
+}
+
+CHIPS = Part(
+    "Chips",
+    (
+        Rule(
+            "5.1",
+            "Chips are whole numbers. Every chip that moves is a ledger entry (antes, "
+            "bring-ins, bets, matches, awards, refunds, grants and corrections, with who and "
+            "why); nothing else changes a balance.",
+        ),
+        Rule(
+            "5.2",
+            "At all times the balances plus the chips in pots equal every chip ever issued "
+            "minus every chip removed. A hand never makes or loses a chip (`/audit` checks "
+            "it).",
+        ),
+    ),
+)
+
+
+# ------------------------------------------------------------------------- rendering
+
+
+def house_rules(game: str) -> list[tuple[str, str, str]]:
+    """(name, default, meaning) of each house rule of ``game`` (the engines' own rows;
+    ``game`` itself is the command chosen, not a house rule)."""
+    model = RazzRules() if game == "razz" else GutsRules(game=game)
+    return [row for row in model.describe() if row[0] != "game"]
+
+
+def part_text(part: Part) -> str:
+    """A part as ``/rules`` shows it (one embed field, or several if long)."""
+    lines = [part.intro] if part.intro else []
+    lines += [f"**{r.number}** {r.text}" for r in part.rules]
+    if part.table:
+        lines.append(f"```\n{part.table}\n```")
+    return "\n".join(lines)
+
+
+def _part_markdown(part: Part) -> list[str]:
+    lines: list[str] = []
+    if part.intro:
+        lines += [part.intro, ""]
+    for rule in part.rules:
+        lines += [f"**{rule.number}** {rule.text}", ""]
+    if part.table:
+        lines += ["```text", part.table, "```", ""]
+    return lines
+
+
+def _house_rules_markdown(game: str) -> list[str]:
+    lines = ["| house rule | default | meaning |", "|---|---|---|"]
+    lines += [f"| `{name}` | {value} | {desc} |" for name, value, desc in house_rules(game)]
+    return [*lines, ""]
+
+
+SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
+    ("1", "Zoot and Wheelers: how a game goes", (GUTS_PROCEDURE, GUTS_SILENT), ("zoot",)),
+    ("2", "Zoot: the ranking", (ZOOT_RANKING,), ()),
+    ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
+    ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
+    ("5", "Chips", (CHIPS,), ()),
+)
+
+
+def markdown() -> str:
+    """The whole rule book, as docs/rules.md holds it."""
+    out = [
+        "# The rules of Home Game",
+        "",
+        "<!-- Generated by `python -m bot.render.rulebook` from bot/render/rulebook.py, the",
+        "     same text `/rules` shows. Edit that file, not this one; a test fails when this",
+        "     one is stale. -->",
+        "",
+        "How this bot plays Zoot, Wheelers and Razz: the games' own texts where they speak,",
+        "and its defaults and **house rules** where they leave the choice to the dealer. A",
+        "table announces its house rules when it opens; `/rules zoot`, `/rules wheelers` and",
+        "`/rules razz` show the rules of each game. Messages cite a rule as",
+        f'"{cite("4.2")}".',
+        "",
+        "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",
+        "for ten and the letters `s h d c`). Suits never break a tie.",
+        "",
+    ]
+    for number, title, parts, house in SECTIONS:
+        out += [f"## {number}. {title}", ""]
+        for part in parts:
+            out += [f"### {part.title}", ""]
+            out += _part_markdown(part)
+        for game in house:
+            out += [f"### House rules and defaults ({GAME_TITLES[game]})", ""]
+            out += _house_rules_markdown(game)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.render.rulebook [--check] [PATH]``: write docs/rules.md (or check)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    paths = [a for a in args if a != "--check"]
+    path = Path(paths[0] if paths else DOC_PATH)
+    text = markdown()
+    if check:
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if current != text:
+            print(f"{path} is stale: run python -m bot.render.rulebook", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

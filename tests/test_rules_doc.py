@@ -1,0 +1,138 @@
+"""docs/rules.md and ``/rules`` (issue 12, items 10 and 14, and item 9's Wheelers wording):
+one rule book (bot/render/rulebook.py) that ``/rules`` renders and the document is generated
+from; a stale document fails here, and every rule the code cites exists in it."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import LeagueSettings
+from bot.render import rulebook
+from cogs.rules import default_rules, rules_embed
+
+REPO = Path(__file__).resolve().parents[1]
+DOC = REPO / "docs" / "rules.md"
+CITATION = re.compile(r"rules §(\d+(?:\.\d+)?) in docs/rules\.md")
+
+
+def doc_rule_numbers() -> set[str]:
+    text = DOC.read_text(encoding="utf-8")
+    numbers = set(re.findall(r"^\*\*(\d+\.\d+)\*\* ", text, flags=re.MULTILINE))
+    return numbers | set(re.findall(r"^## (\d+)\. ", text, flags=re.MULTILINE))
+
+
+def embed_text(game: str) -> str:
+    embed = rules_embed(game, default_rules(game), at_table=False)
+    return "\n".join(f.value or "" for f in embed.fields)
+
+
+def test_issue12_item10_docs_rules_md_is_generated_from_the_rule_book() -> None:
+    assert DOC.read_text(encoding="utf-8") == rulebook.markdown(), (
+        "docs/rules.md is stale: run python -m bot.render.rulebook"
+    )
+    check = subprocess.run(
+        [sys.executable, "-m", "bot.render.rulebook", "--check", str(DOC)],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stderr
+
+
+def test_issue12_item10_the_rulebook_check_fails_on_a_stale_document(tmp_path: Path) -> None:
+    stale = tmp_path / "rules.md"
+    stale.write_text(DOC.read_text(encoding="utf-8").replace("fewer suits", "more suits"))
+    check = subprocess.run(
+        [sys.executable, "-m", "bot.render.rulebook", "--check", str(stale)],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert check.returncode == 1 and "stale" in check.stderr
+
+
+@pytest.mark.parametrize("game", rulebook.GAMES)
+def test_issue12_item10_rules_shows_the_text_of_docs_rules_md(game: str) -> None:
+    """Every line ``/rules GAME`` shows is in docs/rules.md, house rules included, and the
+    embed fits Discord's limits (1024 characters a field, 6000 in all)."""
+    doc = DOC.read_text(encoding="utf-8")
+    embed = rules_embed(game, default_rules(game), at_table=False)
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    for fld in embed.fields:
+        assert fld.value and len(fld.value) <= 1024
+        for line in fld.value.splitlines():
+            if line.startswith("`") and "**" in line and not line.startswith("```"):
+                name, rest = line.split(" ", 1)
+                value, desc = rest.split(": ", 1)
+                assert f"| {name} | {value.strip('*')} | {desc} |" in doc, line
+            else:
+                assert line in doc, line
+    for name, value, desc in rulebook.house_rules(game):
+        assert f"| `{name}` | {value} | {desc} |" in doc
+
+
+def test_issue12_item10_messages_cite_rules_of_docs_rules_md() -> None:
+    """No text the code shows cites the old "RULES §x"; every "rules §x in docs/rules.md"
+    names a rule the document has (docstrings and comments may still say RULES.md)."""
+    numbers = doc_rule_numbers()
+    old, cited = [], []
+    for path in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docstrings:
+                    continue
+                if re.search(r"RULES\s*§?\d", node.value):
+                    old.append(f"{path.relative_to(REPO)}: {node.value!r}")
+                cited += [(path, n) for n in CITATION.findall(node.value)]
+    assert not old
+    assert {p.name for p, _ in cited} >= {"config.py", "service.py", "admin.py"}
+    assert all(n in numbers for _, n in cited), [n for _, n in cited if n not in numbers]
+
+
+def test_issue12_item10_razz_stakes_error_cites_rule_4_2() -> None:
+    with pytest.raises(ValueError, match=r"rules §4\.2 in docs/rules\.md"):
+        LeagueSettings(razz_bring_in=10, razz_small_bet=10)
+
+
+def test_issue12_item9_rules_wheelers_says_it_is_this_bots_reading() -> None:
+    text = embed_text("wheelers")
+    assert "did not survive" not in text
+    assert "this bot's reading of the game's ranking" in text
+    assert "did not survive" not in DOC.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("game", "number", "words"),
+    [
+        ("zoot", "1.12", "One or no live hand after an exchange's ante"),
+        ("wheelers", "1.12", "One or no live hand after an exchange's ante"),
+        ("zoot", "1.13", "A timed-out discard counts toward away"),
+        ("wheelers", "1.13", "A timed-out discard counts toward away"),
+        ("razz", "4.13", "The highest up card is all-in"),
+    ],
+)
+def test_issue12_item14_rules_and_docs_state_what_the_engine_does_where_texts_are_silent(
+    game: str, number: str, words: str
+) -> None:
+    """Pinned by tests/engine/test_rules_gaps.py; stated in docs/rules.md and /rules."""
+    line = next(r for p in rulebook.PARTS[game] for r in p.rules if r.number == number)
+    assert words in line.text
+    assert f"**{number}** {line.text}" in embed_text(game)
+    assert f"**{number}** {line.text}" in DOC.read_text(encoding="utf-8")
+
+
+def test_issue12_item10_project_documents_cite_rules_that_exist() -> None:
+    numbers = doc_rule_numbers()
+    for path in [REPO / "README.md", *(REPO / "docs").glob("*.md")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"RULES\s*§", text), path
+        cited = re.findall(r"rules §(\d+(?:\.\d+)?)", text)
+        assert all(n in numbers for n in cited), (path, [n for n in cited if n not in numbers])
