@@ -140,6 +140,9 @@ def test_issue12_item7_the_readme_sample_is_a_real_transcript(tmp_path: Path) ->
         found = next(
             (i for i in range(at, len(out) - len(run) + 1) if out[i : i + len(run)] == run), None
         )
-        assert found is not None, "README sample lines not printed (in order):\n" + "\n".join(run)
+        assert found is not None, (
+            f"README sample lines not printed (in order); refresh the sample from `{command}`:\n"
+            + "\n".join(run)
+        )
         at = found + len(run)
     assert runs[0][0] == out[0] and runs[-1][-1] == out[-1]

@@ -1,9 +1,10 @@
 """``python -m bot sandbox [--game zoot|wheelers|razz] [--players N] [--hands M] [--seed S]``:
 a full game on the real bot against the built-in fake Discord, no token needed.
 
-Prints what the channel (``[#poker] ...``) and each player's DM (``[DM alice] ...``) show,
-as it happens; ends by itself after M results and exits 0 (1 if the game stalled or the
-ledger audit found a difference; 2 for bad arguments). See :mod:`bot.ops.sandbox`.
+Prints every version of every message the channel (``[#poker] ...``) and each player's DM
+(``[DM alice] ...``) show, in full; the same seed prints the same transcript. Ends by itself
+after M results and exits 0 (1 if the game stalled or the ledger audit found a difference;
+2 for bad arguments). See :mod:`bot.ops.sandbox`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def register(subparsers: Any) -> None:
         help="play a game on the real bot against a built-in fake Discord (no token)",
         description=(
             "Start the real bot against a local fake Discord with computer-driven users and "
-            "print what the channel and each player's DM show, as it happens."
+            "print every version of every message the channel and each player's DM show; "
+            "the same seed prints the same transcript."
         ),
     )
     parser.add_argument("--game", choices=GAMES, default="zoot", help="default: zoot")

@@ -8,9 +8,18 @@ as people would: the host runs ``/zoot`` (``/wheelers``, ``/razz``), the others 
 **Join**, the host presses **Start**, and each user presses the buttons of their hand DM
 (Zoot, Wheelers) or of the table message (Razz), choosing what the engine's computer
 policy (``bot/engine/guts/policy.py``, ``bot/engine/razz/policy.py``) would choose for
-their seat. Every message the channel and each DM show is printed as it appears or
-changes: ``[#poker] ...`` and ``[DM alice] ...``. After M results the host closes the table
-with ``/table end``, the ledger is audited, and the sandbox stops.
+their seat. Every version of every message the channel and each DM show is printed in
+full: ``[#poker] ...`` and ``[DM alice] ...``, ``(edit)`` for a new version. After M results
+the host closes the table with ``/table end``, the ledger is audited, and the sandbox stops.
+
+The transcript is the same on every run with the same seed, by construction: the users act
+one at a time and only once the bot has settled (:func:`settle`: every answer, edit and post
+it started is done), so no edit is coalesced with the next click's and no burst mixes with
+another; the service runs without timers on a :class:`VirtualClock` that stands still while
+users think and jumps to a deadline only when the sandbox lets it run out (the next hand;
+a timeout), so no timer races a click and every countdown reads the same; and the versions
+of one burst (a DM and the table message edited together reach the fake in either order)
+are printed in a fixed message order (:class:`Printer`).
 
 No token and no network: everything runs on the loopback interface.
 """
@@ -173,7 +182,6 @@ class Printer:
         self.clock = clock
         self.order = {uid: i for i, uid in enumerate(names)}
         self.seen: dict[int, int] = {}
-        self.lines_printed = 0
 
     def where(self, channel: FakeChannel) -> str:
         if channel.is_dm:
@@ -214,7 +222,6 @@ class Printer:
             tag += " (edit)"
         for i, line in enumerate(lines or [""]):
             print(f"{tag if i == 0 else ' ' * len(tag)} {line}".rstrip(), file=self.out)
-        self.lines_printed += len(lines)
 
 
 class VirtualClock:
