@@ -249,12 +249,15 @@ _BUSY_TASKS = (
 )
 
 
-async def settle() -> None:
+async def settle(timeout: float = 30.0) -> None:
     """Wait until the bot has done everything it started: every interaction answered to
     the end, every message edit and post sent. The sandbox acts only then, so each of its
     clicks (and each deadline it lets run out) is one burst of edits of its own, and the
-    messages' versions are the same on every run (no edit coalesced with the next click's)."""
+    messages' versions are the same on every run (no edit coalesced with the next click's).
+    Raises SandboxError if the bot is still busy after ``timeout`` seconds."""
     me = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
     while True:
         busy = [
             t
@@ -263,7 +266,11 @@ async def settle() -> None:
         ]
         if not busy:
             return
-        await asyncio.wait(busy)
+        remaining = end - loop.time()
+        if remaining <= 0:
+            names = ", ".join(sorted(t.get_name() for t in busy))
+            raise SandboxError(f"the bot was still busy after {timeout:.0f} s: {names}")
+        await asyncio.wait(busy, timeout=remaining)
 
 
 # ----------------------------------------------------------------------------- players
