@@ -142,12 +142,14 @@ class RazzHand:
     """One hand of Razz. Build it, call :meth:`start`, then ``apply`` actions.
 
     The deck is injected: a seeded ``random.Random`` (default ``secrets.SystemRandom``) or
-    a stacked card order (top first). With an rng the deck is shuffled lazily: each card
-    dealt is a uniformly random one of those still in the deck (one Fisher-Yates step per
-    card, so a hand draws only as many random numbers as it deals cards; the deal has the
-    same distribution as an up-front shuffle). :meth:`snapshot` shuffles the undealt rest
-    once, with the same rng, and from then on the order is fixed, so the stored deck order
-    continues identically after :meth:`restore`.
+    a stacked card order (top first; ``redealt=True`` lets it repeat a card, to replay
+    another tool's history that dealt mucked cards again). With an rng the deck is
+    shuffled lazily: each card dealt is a uniformly random one of those still in the deck
+    (one Fisher-Yates step per card, so a hand draws only as many random numbers as it
+    deals cards; the deal has the same distribution as an up-front shuffle).
+    :meth:`snapshot` shuffles the undealt rest once, with the same rng, and from then on
+    the order is fixed, so the stored deck order continues identically after
+    :meth:`restore`.
     """
 
     # Slots: a hand is built per deal and its attributes are read on every action; slotted
@@ -198,6 +200,7 @@ class RazzHand:
         *,
         rng: random.Random | None = None,
         deck: Sequence[Card] | None = None,
+        redealt: bool = False,
     ) -> None:
         n = len(players)
         stakes = _STAKES.get(id(rules))
@@ -228,7 +231,9 @@ class RazzHand:
         if deck is not None:
             self._rng: random.Random | None = None  # set while the undealt order is open
             cards = [CARDS[int(c)] for c in deck]
-            if len(set(cards)) != len(cards):
+            # ``redealt``: a replayed history in which another tool dealt mucked cards
+            # again (the replay checks that each came back only once out of play).
+            if len(set(cards)) != len(cards) and not redealt:
                 raise InvalidConfig("deck", "a card appears twice in the stacked deck")
         else:
             cards = list(CARDS)

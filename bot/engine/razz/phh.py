@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -134,9 +135,15 @@ def _player(token: str, n: int) -> int:
 
 
 def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
-    """The deck order our engine deals: per street, each dealt player in position order."""
+    """The deck order our engine deals: per street, each dealt player in position order.
+
+    A card may be dealt a second time (pokerkit re-deals burnt and mucked cards when its
+    stub runs out; the replay follows the history's cards), see :func:`_check_redeals`.
+    """
     received = [0] * n
     streets: dict[int, dict[int, list[Card]]] = {}
+    #: The dealing actions in order: (action number, text, street, position or -1, cards).
+    deals: list[tuple[int, str, int, int, list[Card]]] = []
     for i, text in enumerate(actions, 1):
         words = text.split("#", 1)[0].split()
         if words[:2] == ["d", "db"]:
@@ -149,6 +156,7 @@ def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
             if len(board) != 1 or max(received) < 6:
                 raise PHHError(f"{name}: action {i} {text!r}: a Razz board is one 7th card")
             streets.setdefault(7, {})[-1] = board  # a community card (§4.8)
+            deals.append((i, text, 7, -1, board))
             continue
         if words[:2] != ["d", "dh"]:
             continue
@@ -168,7 +176,9 @@ def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
             raise PHHError(f"{name}: action {i} {text!r}: more than seven cards for p{p + 1}")
         received[p] += len(cards)
         streets.setdefault(street, {})[p] = cards
+        deals.append((i, text, street, p, cards))
     order: list[Card] = []
+    shared: set[int] = set()  # streets dealt as one card to everyone (a community card)
     for street in sorted(streets):
         dealt = streets[street]
         if -1 in dealt:
@@ -177,16 +187,70 @@ def _stack_deck(actions: list[str], n: int, name: str) -> list[Card]:
         firsts = {tuple(c) for c in dealt.values()}
         if street > 3 and len(dealt) > 1 and len(firsts) == 1:
             order.extend(next(iter(dealt.values())))  # a community card (§4.8)
+            shared.add(street)
             continue
         for p in sorted(dealt):
             order.extend(dealt[p])
-    seen: set[int] = set()
-    for c in order:
-        if c in seen:
-            raise PHHError(f"{name}: field 'actions': card {c} is dealt twice")
-        seen.add(c)
+    _check_redeals(actions, deals, shared, n, name)
+    seen = set(order)
     order.extend(c for c in CARDS if c not in seen)
     return order
+
+
+def _check_redeals(
+    actions: list[str],
+    deals: list[tuple[int, str, int, int, list[Card]]],
+    shared: set[int],
+    n: int,
+    name: str,
+) -> None:
+    """Refuse a card dealt twice unless it had left play and the stub was exhausted.
+
+    A card held by a live hand (or on the board) is never dealt again. A folded hand's
+    card may come again once no undealt card can be left: the distinct cards seen so far
+    plus the burns the other tool may have made (one before each of 4th to the current
+    street; burns are not written in PHH) reach 52.
+    """
+    folds: dict[int, list[int]] = {}  # action number -> positions folding there
+    for i, text in enumerate(actions, 1):
+        words = text.split("#", 1)[0].split()
+        if len(words) == 2 and words[1] == "f" and words[0] != "d":
+            # a bad player is named by the replay at its own action
+            with contextlib.suppress(InvalidConfig):
+                folds.setdefault(i, []).append(_player(words[0], n))
+    live: dict[Card, int] = {}  # card -> the position holding it (-1: the board)
+    gone: set[Card] = set()  # cards of folded hands
+    seen: set[Card] = set()
+    held: list[list[Card]] = [[] for _ in range(n)]
+    k = 0
+    fold_at = sorted(folds)
+    for i, text, street, p, cards in deals:
+        while k < len(fold_at) and fold_at[k] < i:
+            for q in folds[fold_at[k]]:
+                for c in held[q]:
+                    live.pop(c, None)
+                    gone.add(c)
+                held[q] = []
+            k += 1
+        for c in cards:
+            if c in live:
+                if street in shared and live[c] == -1:
+                    continue  # the same community card, written to each player
+                raise PHHError(f"{name}: action {i} {text!r}: card {c} is dealt twice")
+            if c in gone:
+                burns = max(0, street - 3)
+                if len(seen) + burns < len(CARDS):
+                    raise PHHError(
+                        f"{name}: action {i} {text!r}: card {c} is dealt again while "
+                        "undealt cards are left"
+                    )
+                gone.discard(c)
+            seen.add(c)
+            if street in shared or p == -1:
+                live[c] = -1
+            else:
+                live[c] = p
+                held[p].append(c)
 
 
 def replay_phh_text(text: str, *, name: str = "<phh>") -> ReplayResult:
@@ -239,7 +303,13 @@ def replay_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> ReplayRe
     deck = _stack_deck(actions, n, name)
     seats = list(range(1, n + 1))
     try:
-        hand = RazzHand(rules, list(zip(seats, stacks, strict=True)), dealer=n, deck=deck)
+        hand = RazzHand(
+            rules,
+            list(zip(seats, stacks, strict=True)),
+            dealer=n,
+            deck=deck,
+            redealt=len(deck) > len(CARDS),
+        )
     except InvalidConfig as exc:
         raise PHHError(f"{name}: field 'starting_stacks': {exc.reason}") from None
     hand.start()
