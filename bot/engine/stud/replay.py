@@ -38,9 +38,10 @@ from bot.engine.cards import CARDS, Card
 from bot.engine.errors import GameError, HomeGameError, InvalidCard, InvalidConfig, SnapshotError
 from bot.engine.razz.hand import RazzHand
 from bot.engine.stud.betting import StudHand
+from bot.engine.stud.games import StudHighHand, StudHiLoHand
 
-#: The games by PHH variant code.
-GAMES: dict[str, type[StudHand]] = {"FR": RazzHand}
+#: The games by PHH variant code (pokerkit's).
+GAMES: dict[str, type[StudHand]] = {"FR": RazzHand, "F7S": StudHighHand, "F7S/8": StudHiLoHand}
 
 
 class PHHError(SnapshotError):

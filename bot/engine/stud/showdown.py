@@ -27,6 +27,10 @@ class StudShowdown(StudCore):
 
     #: The parts of every pot, in the order of :meth:`scores` (the first takes odd chips).
     PARTS: ClassVar[tuple[str, ...]] = ()
+    #: pokerkit's showdown: a hand that wins nothing is out before the pots are shared, so
+    #: pots left with the same contestants are shared as one (only the odd chips can move).
+    #: Razz keeps its pots as they are (as it always has).
+    MERGE_AFTER_SHOWDOWN: ClassVar[bool] = False
 
     def scores(self, cards: list[Card]) -> tuple[int, ...]:
         """A hand's score for each of ``PARTS`` (larger is better; -1: does not qualify)."""
@@ -99,6 +103,9 @@ class StudShowdown(StudCore):
         extra = [self.community] if self.community is not None else []
         scores = {p: self.scores([*self.down[p], *self.up[p], *extra]) for p in live}
         pots = build_pots(self.contrib, [not f for f in self.folded])
+        if self.MERGE_AFTER_SHOWDOWN:
+            winning = {p for pot in pots for _, _, w in self._pot_parts(pot, scores) for p in w}
+            pots = build_pots(self.contrib, [p in winning for p in range(self.n)])
         best_shown: dict[tuple[int, int], int] = {}
         shown: dict[str, Any] = {}
         mucked: list[int] = []
