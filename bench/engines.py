@@ -10,11 +10,14 @@ first use: our Razz low table takes about half a second and is first needed at a
 showdown), then the two are timed in alternating slices so that a change in the
 machine's load hits both alike.
 
+Seven-card Stud: our :class:`StudHighHand` and pokerkit's ``FixedLimitSevenCardStud``
+at 6 players, the same method, stakes and stacks as Razz.
+
 Guts: Zoot and Wheelers games (ante 10, stacks 1000) played to the end by the computer
 policy (:func:`bot.engine.guts.policy.choose`), games per second; no reference engine.
 
-The last line is ``RESULT razz2_vs_pokerkit=R razz4_vs_pokerkit=R razz8_vs_pokerkit=R``
-(R = our hands per second divided by pokerkit's).
+The last line is ``RESULT razz2_vs_pokerkit=R razz4_vs_pokerkit=R razz8_vs_pokerkit=R
+stud6_vs_pokerkit=R`` (R = our hands per second divided by pokerkit's).
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine.actions import Action
 from bot.engine.razz import RazzHand, RazzRules
+from bot.engine.stud.betting import StudHand
+from bot.engine.stud.games import StudHighHand
+from bot.engine.stud.rules import StudRules
 
 SECONDS = 1.5  # timed seconds per engine and table size
 WARMUP = 0.3
@@ -66,12 +72,12 @@ def _rates(plays: dict[str, Play], seconds: float = SECONDS) -> dict[str, float]
 # ---------------------------------------------------------------------------- Razz
 
 
-def _ours(n: int) -> Callable[[random.Random], None]:
-    rules = RazzRules()
+def _ours(n: int, game: type[StudHand] = RazzHand) -> Callable[[random.Random], None]:
+    rules = RazzRules() if game is RazzHand else StudRules()
     players = [(s, STACK) for s in range(n)]
 
     def play(rng: random.Random) -> None:
-        hand = RazzHand(rules, players, dealer=0, rng=rng)
+        hand = game(rules, players, dealer=0, rng=rng)
         hand.start()
         while not hand.is_over:
             (seat,) = hand.to_act()
@@ -80,8 +86,11 @@ def _ours(n: int) -> Callable[[random.Random], None]:
     return play
 
 
-def _pokerkit(n: int) -> Callable[[random.Random], None]:
-    from pokerkit import Automation, FixedLimitRazz
+def _pokerkit(n: int, game: str = "FixedLimitRazz") -> Callable[[random.Random], None]:
+    import pokerkit
+    from pokerkit import Automation
+
+    game_type = getattr(pokerkit, game)
 
     automations = (
         Automation.ANTE_POSTING,
@@ -97,7 +106,7 @@ def _pokerkit(n: int) -> Callable[[random.Random], None]:
     )
 
     def play(rng: random.Random) -> None:
-        state = FixedLimitRazz.create_state(automations, True, 2, 5, 10, 20, [STACK] * n, n)
+        state = game_type.create_state(automations, True, 2, 5, 10, 20, [STACK] * n, n)
         while state.status:
             choices: list[Callable[[], object]] = []
             if state.can_post_bring_in():
@@ -122,6 +131,22 @@ def bench_razz() -> dict[int, tuple[float, float]]:
         warnings.simplefilter("ignore")
         for n in (2, 4, 8):
             rates = _rates({"ours": _ours(n), "pokerkit": _pokerkit(n)})
+            out[n] = (rates["ours"], rates["pokerkit"])
+    return out
+
+
+def bench_stud() -> dict[int, tuple[float, float]]:
+    """{players: (our Seven-card Stud hands/s, pokerkit's)}."""
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in (6,):
+            rates = _rates(
+                {
+                    "ours": _ours(n, StudHighHand),
+                    "pokerkit": _pokerkit(n, "FixedLimitSevenCardStud"),
+                }
+            )
             out[n] = (rates["ours"], rates["pokerkit"])
     return out
 
@@ -164,6 +189,9 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     for n, (ours, pk) in razz.items():
         print(f"| Razz | {n} | {ours:,.0f} | {pk:,.0f} | {ours / pk:.1f}x |")
+    stud = bench_stud()
+    for n, (ours, pk) in stud.items():
+        print(f"| Seven-card Stud | {n} | {ours:,.0f} | {pk:,.0f} | {ours / pk:.1f}x |")
     print()
     print("guts games per second (computer policy, ante 10, stacks 1000)")
     print()
@@ -174,6 +202,8 @@ def main() -> int:
     print(
         "RESULT "
         + " ".join(f"razz{n}_vs_pokerkit={ours / pk:.1f}" for n, (ours, pk) in razz.items())
+        + " "
+        + " ".join(f"stud{n}_vs_pokerkit={ours / pk:.1f}" for n, (ours, pk) in stud.items())
     )
     return 0
 

@@ -1,4 +1,5 @@
-"""``python -m bot replay FILE...``: replay Razz PHH files through our engine.
+"""``python -m bot replay FILE...``: replay stud PHH files (Razz ``FR``, Seven-card Stud
+``F7S``, Stud Hi-Lo ``F7S/8``) through our engines.
 
 One JSON line per file: ``{"file", "finishing_stacks", "recorded", "match"}`` (a contract:
 scripts parse it). Exit 0 when every file matches (or records no stacks), 1 if any
@@ -19,10 +20,12 @@ from bot.engine.razz.phh import PHHError, replay_phh
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="replay Razz hand histories (PHH) through our engine",
+        help="replay Razz and Stud hand histories (PHH) through our engines",
         description=__doc__,
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="PHH files (variant 'FR')")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="PHH files (variants 'FR', 'F7S', 'F7S/8')"
+    )
     parser.set_defaults(handler=run)
 
 

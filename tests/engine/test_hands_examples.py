@@ -305,7 +305,15 @@ def test_rule_4_5_unpaired_board_acts_before_paired_board() -> None:
     assert board_key(parse_cards("7s 2d")) == board_key(parse_cards("2h 7c"))  # suits never
 
 
-def test_rule_4_12_paired_boards_ordered_as_pokerkit_opener() -> None:
+def test_rule_4_5_paired_boards_lowest_pair_first_2_2_k_q_before_3_3_4_5() -> None:
+    assert board_key(parse_cards("2s 2d Kh Qc")) < board_key(parse_cards("3s 3d 4h 5c"))
+    # then the other cards from the highest down
+    assert board_key(parse_cards("2s 2d Qh Jc")) < board_key(parse_cards("2h 2c Kh 3c"))
+    # one pair before two pair
+    assert board_key(parse_cards("Ks Kd Qh Jc")) < board_key(parse_cards("As Ad 2h 2c"))
+
+
+def test_rule_4_5_paired_boards_compare_pairs_first_lowest_pair_best_as_pokerkit() -> None:
     from pokerkit.state import _LowHandOpeningLookup  # the FixedLimitRazz opener order
 
     lookup = _LowHandOpeningLookup()

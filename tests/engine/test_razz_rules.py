@@ -176,6 +176,21 @@ def test_rule_4_5_6789_opens_before_3455() -> None:
     assert hand.to_act() == {2}  # 6-7-8-9 unpaired beats 3-4-5-5
 
 
+def test_rule_4_5_paired_boards_lowest_pair_first_2_2_k_q_opens_before_3_3_4_5() -> None:
+    hand = make(
+        [500, 500],
+        [["AcAd 2s", "4c4d 3s"], ["2h", "3h"], ["Ks", "4s"], ["Qs", "5s"]],
+    )
+    act(hand, "bring_in")  # 3♠ brings in
+    act(hand, "call")
+    for _ in range(2):  # 4th: 2-2 before 3-3; 5th: 2-2-K before 3-3-4
+        assert hand.to_act() == {1}
+        act(hand, "check")
+        act(hand, "check")
+    assert hand.street == 6
+    assert hand.to_act() == {1}  # 2-2-K-Q: the lower pair opens before 3-3-4-5
+
+
 def test_rule_4_5_exact_tie_first_clockwise_from_dealers_left() -> None:
     hand = make([500, 500, 500], [["AcAd 3s", "2c2d 3h", "4c4d Ks"], ["5s", "5h", "Qs"]])
     act(hand, "bring_in")

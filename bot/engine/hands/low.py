@@ -216,13 +216,16 @@ def board_key(upcards: Sequence[Card]) -> tuple[int, ...]:
     """Key of 1..4 Razz up cards: the SMALLER key is the lower board, which acts first
     from 4th street (RULES §4.5).
 
-    Any unpaired board is lower than any paired one; then boards compare from the highest
-    card down, ace low. Among paired boards (where §4.5 is silent) the order is pokerkit's
-    ``FixedLimitRazz`` opener order (§4.12): one pair < two pair < trips < quads, pairs
-    compared before the other cards. Suits never matter.
+    Any unpaired board is lower than any paired one (6-7-8-9 opens before 3-4-5-5);
+    unpaired boards compare from the highest card down, ace low. Paired boards compare by
+    their pairs first, lowest pair best (2-2-K-Q opens before 3-3-4-5), then the other
+    cards from the highest down; one pair < two pair < trips < quads. This is §4.5 as
+    reworded, and pokerkit's ``FixedLimitRazz`` opener order. Suits never matter.
 
     >>> from bot.engine.cards import parse_cards
     >>> board_key(parse_cards("6s 7s 8s 9s")) < board_key(parse_cards("3s 4s 5s 5d"))
+    True
+    >>> board_key(parse_cards("2s 2d Kh Qc")) < board_key(parse_cards("3s 3d 4h 5c"))
     True
     """
     if not 1 <= len(upcards) <= 4:

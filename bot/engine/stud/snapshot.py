@@ -1,16 +1,16 @@
-"""Validation of Razz snapshots: anything malformed is a SnapshotError naming the field."""
+"""Restoring stud snapshots (every stud game, the Razz format of version 1): anything
+malformed is a SnapshotError naming the field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from bot.engine.cards import CARDS, Card
 from bot.engine.errors import HomeGameError, SnapshotError
-from bot.engine.razz.rules import RazzRules
+from bot.engine.stud.core import StudCore
 
-if TYPE_CHECKING:
-    from bot.engine.razz.hand import RazzHand
+H = TypeVar("H", bound=StudCore)
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
@@ -76,7 +76,7 @@ def _deck(v: Any) -> list[Card]:
     return _cards(v, "deck")
 
 
-def load_snapshot(cls: type[RazzHand], snap: Any) -> RazzHand:
+def load_snapshot(cls: type[H], snap: Any) -> H:
     if not isinstance(snap, Mapping):
         raise SnapshotError("a snapshot must be a mapping")
     if _get(snap, "version") != 1:
@@ -85,7 +85,7 @@ def load_snapshot(cls: type[RazzHand], snap: Any) -> RazzHand:
     if not isinstance(rules_raw, Mapping):
         raise SnapshotError("snapshot field 'rules' must be a mapping")
     try:
-        rules = RazzRules.create(**rules_raw)
+        rules = cls.RULES.create(**rules_raw)
     except HomeGameError as exc:
         raise SnapshotError(f"snapshot field 'rules': {exc.message}") from None
     seats = _ints(snap, "seats", None)
