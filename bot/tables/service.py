@@ -207,9 +207,12 @@ class TableService:
         autostart_delay: float = 3.0,
         timers: bool = True,
         computer_delay: float = 1.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.clock = clock
+        self.sleep = sleep
+        """What a table's timer sleeps with (tests: one that follows a clock they move)."""
         self.rng_factory = rng_factory
         self.subscriber = subscriber
         self.autostart_delay = autostart_delay
@@ -219,7 +222,8 @@ class TableService:
         self._tables: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timer_tasks: dict[int, asyncio.Task[None]] = {}
-        self._timer_deadline: dict[int, int | None] = {}
+        self._timer_deadline: dict[int, float | None] = {}
+        """Table id -> the time its timer task sleeps until."""
         self._exact: dict[int, tuple[int, float]] = {}
         """Table id -> (stored deadline, the exact time it stands for)."""
         self._bg: set[asyncio.Task[Any]] = set()
@@ -340,7 +344,12 @@ class TableService:
             if version is not None and version != live.version:
                 raise StaleAction()
             if prepare is not None and prepare(live) is False:
-                return live, None, None if want is None else want(live)
+                out = None if want is None else want(live)
+                # e.g. a timer that woke before the deadline (it moved, or the clock drifted):
+                # the table keeps a timer for its real deadline
+                self._arm(live)
+                return live, None, out
+            exact = self._exact.get(table_id)
             step = Step()
             # who may act before: only the subscriber's "private view changed" needs it (the
             # last commit's marks when kept, they are of this very state)
@@ -369,9 +378,14 @@ class TableService:
                         assert saved is not None and saved.version is not None
                         live.version = saved.version
             except BaseException:
-                # nothing was committed: forget the in-memory changes
+                # nothing was committed: forget the in-memory changes. A refusal leaves the
+                # timer alone: the deadline stored is still the table's, and so is the exact
+                # time it stands for (a deadline set by the failed step is forgotten)
                 self._tables.pop(table_id, None)
-                self._exact.pop(table_id, None)
+                if exact is None:
+                    self._exact.pop(table_id, None)
+                else:
+                    self._exact[table_id] = exact
                 with contextlib.suppress(Exception):
                     await self._load(table_id)
                 raise
@@ -884,28 +898,28 @@ class TableService:
     # =============================================================== timers
 
     def _arm(self, live: LiveTable) -> None:
+        """Keep one timer per table, sleeping until the table's deadline (the exact time it
+        stands for, see :meth:`_due_at`); none without a deadline."""
         if not self.timers or not self._running:
             return
         tid = live.id
-        deadline = live.deadline if live.status != "closed" else None
-        if self._timer_deadline.get(tid, -1) == deadline and tid in self._timer_tasks:
+        when = self._due_at(live) if live.status != "closed" else None
+        if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
             return
         old = self._timer_tasks.pop(tid, None)
         current = asyncio.current_task()
         if old is not None and old is not current:
             old.cancel()
-        self._timer_deadline[tid] = deadline
-        if deadline is None:
+        self._timer_deadline[tid] = when
+        if when is None:
             return
-        when = self._due_at(live)
-        assert when is not None
         self._timer_tasks[tid] = asyncio.get_running_loop().create_task(
             self._timer(tid, when), name=f"table-{tid}-timer"
         )
 
     async def _timer(self, table_id: int, when: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, when - self.clock()))
+            await self.sleep(max(0.0, when - self.clock()))
             if self._timer_tasks.get(table_id) is asyncio.current_task():
                 del self._timer_tasks[table_id]
                 self._timer_deadline.pop(table_id, None)
