@@ -1248,7 +1248,6 @@ class TableService:
             entries = await tx.void_hand(live.hand_id, reason="voided", actor_id=actor_id)
             live.family.void()
             live.hand_id = None
-            live.leaving.clear()
             step.touched.update(i.user_id for i in live.seats.values())
             moved = sum(e.amount for e in entries)
             step.announcements.append(
@@ -1257,7 +1256,11 @@ class TableService:
             live.recent.append(f"Hand {live.hand_number} was voided")
             del live.recent[:-RECENT]
             live.deadline = None
-            if live.status == "paused":
+            # who was leaving (or kicked) during the hand leaves now, as at its end
+            for uid in sorted(live.leaving):
+                await self._remove(live, tx, step, uid)
+            live.leaving.clear()
+            if step.closed or live.status == "paused":
                 return
             await self._schedule_next(live, tx, step)
 
