@@ -32,6 +32,7 @@ from bot.store import (
     ActionRecord,
     HandFinish,
     HandResult,
+    SeatedElsewhere,
     StaleSeason,
     Store,
     Table,
@@ -1138,7 +1139,13 @@ class TableService:
             chips = (await tx.wallet(live.guild_id, user_id)).balance
             if chips <= 0:
                 raise NoChips("you have no chips left: ask for a rebuy first")
-        seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+        try:
+            seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+        except SeatedElsewhere as exc:
+            # the database's word (another table's Join may be under way right now)
+            raise AlreadySeated(
+                f"you already play at the table in <#{exc.channel_id}>: leave it first"
+            ) from None
         live.next_seat = seat.seat_no + 1
         live.seats[seat.seat_no] = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
         live.names[user_id] = name
