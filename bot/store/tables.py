@@ -437,6 +437,14 @@ class TableOps(LedgerOps):
             ) from None
         return await self.seat(table_id, user_id)
 
+    async def league_table_of(self, guild_id: int, user_id: int) -> int | None:
+        """The live league table (not practice) the member sits at in the server, if any."""
+        row = await self._one(
+            "SELECT table_id FROM league_seats WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return None if row is None else int(row["table_id"])
+
     async def seat(self, table_id: int, user_id: int) -> Seat:
         row = await self._one(
             "SELECT * FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)

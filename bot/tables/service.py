@@ -32,6 +32,8 @@ from bot.store import (
     ActionRecord,
     HandFinish,
     HandResult,
+    LedgerEntry,
+    Overdraft,
     SeatedElsewhere,
     StaleSeason,
     Store,
@@ -41,12 +43,14 @@ from bot.store import (
 )
 from bot.tables.errors import (
     AlreadySeated,
+    ChipsInPlay,
     NoChips,
     NotAllowed,
     NotSeated,
     StaleAction,
     TableClosed,
     TableFull,
+    UnpayableHand,
 )
 from bot.tables.games import GameFamily, load_family, make_family
 from bot.tables.views import PrivateView, Published, SeatView, TableView
@@ -330,11 +334,33 @@ class TableService:
         prepare: Callable[[LiveTable], bool | None] | None = None,
         version: int | None = None,
         want: Callable[[LiveTable], Any] | None = None,
+        settle: bool = True,
     ) -> tuple[LiveTable, Any, Any]:
         """One mutation: lock, check, one transaction, reload on failure, publish.
 
         Returns the table, what ``do`` returned and what ``want`` built from the committed
-        state (called under the lock, right after the commit: e.g. the caller's view)."""
+        state (called under the lock, right after the commit: e.g. the caller's view).
+        A payment the hand cannot make (a wallet smaller than the game knew, ``settle``)
+        voids the hand and raises :class:`UnpayableHand` (see :meth:`_settle_short_wallet`)."""
+        try:
+            return await self._run_once(table_id, do, prepare=prepare, version=version, want=want)
+        except Overdraft as exc:
+            if not settle:
+                raise
+            text = await self._settle_short_wallet(table_id, exc)
+            if text is None:
+                raise
+            raise UnpayableHand(text) from None
+
+    async def _run_once(
+        self,
+        table_id: int,
+        do: Callable[[LiveTable, Tx, Step], Awaitable[Any]],
+        *,
+        prepare: Callable[[LiveTable], bool | None] | None,
+        version: int | None,
+        want: Callable[[LiveTable], Any] | None,
+    ) -> tuple[LiveTable, Any, Any]:
         await self._get(table_id)
         async with self._lock(table_id):
             live = self._tables.get(table_id)
@@ -957,7 +983,10 @@ class TableService:
             live.deadline = None
             return False
 
-        _, ret, _ = await self._run(table_id, do, prepare=due)
+        try:
+            _, ret, _ = await self._run(table_id, do, prepare=due)
+        except UnpayableHand:
+            return True  # the hand was voided (announced); the table goes on
         return bool(ret)
 
     # =============================================================== computers
@@ -1251,27 +1280,96 @@ class TableService:
             self._may_manage(live, actor_id, may_manage)
             if live.hand_id is None or not live.family.hand_running:
                 raise IllegalAction("no hand is being played")
-            await self._flush(live, tx, step)
-            entries = await tx.void_hand(live.hand_id, reason="voided", actor_id=actor_id)
-            live.family.void()
-            live.hand_id = None
-            step.touched.update(i.user_id for i in live.seats.values())
-            moved = sum(e.amount for e in entries)
-            step.announcements.append(
-                f"Hand {live.hand_number} voided: every chip it moved ({moved}) went back"
-            )
-            live.recent.append(f"Hand {live.hand_number} was voided")
-            del live.recent[:-RECENT]
-            live.deadline = None
-            # who was leaving (or kicked) during the hand leaves now, as at its end
-            for uid in sorted(live.leaving):
-                await self._remove(live, tx, step, uid)
-            live.leaving.clear()
-            if step.closed or live.status == "paused":
-                return
-            await self._schedule_next(live, tx, step)
+            await self._void(live, tx, step, actor_id=actor_id, reason="voided")
 
         return await self._run_view(table_id, do)
+
+    async def _void(
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        *,
+        actor_id: int | None,
+        reason: str,
+        why: str | None = None,
+    ) -> None:
+        """Void the running hand (every chip it moved goes back, by the ledger); who was
+        leaving leaves; the next hand is scheduled unless the table is paused."""
+        assert live.hand_id is not None
+        await self._flush(live, tx, step)
+        entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+        live.family.void()
+        live.hand_id = None
+        step.touched.update(i.user_id for i in live.seats.values())
+        moved = sum(e.amount for e in entries)
+        because = f" ({why})" if why else ""
+        step.announcements.append(
+            f"Hand {live.hand_number} voided{because}: every chip it moved ({moved}) went back"
+        )
+        live.recent.append(f"Hand {live.hand_number} was voided")
+        del live.recent[:-RECENT]
+        live.deadline = None
+        # who was leaving (or kicked) during the hand leaves now, as at its end
+        for uid in sorted(live.leaving):
+            await self._remove(live, tx, step, uid)
+        live.leaving.clear()
+        if step.closed or live.status == "paused":
+            return
+        await self._schedule_next(live, tx, step)
+
+    async def _settle_short_wallet(self, table_id: int, short: Overdraft) -> str | None:
+        """A payment of the hand failed: a wallet holds fewer chips than the game knows of
+        (chips left it outside the game, which ``/chips take`` refuses, see
+        :meth:`take_chips`; or a database edited by hand). Rule: the hand is voided, every
+        chip it moved goes back by the ledger, and the table goes on with the next hand,
+        which is dealt on the wallets as they are. Retrying would fail the same way on every
+        tick, also after a restart. If even the void cannot be booked, the table pauses (no
+        timer runs into it again) for a league manager. Returns what the table was told,
+        None if no hand was running (the refusal stands as it is)."""
+        told: list[str] = []
+
+        async def void(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.hand_id is None or not live.family.hand_running:
+                return
+            who = "a player"
+            if short.user_id is not None:
+                who = live.names.get(short.user_id, f"player {short.user_id}")
+            why = (
+                f"{who}'s wallet holds {short.have} chips, fewer than the {short.needed} the"
+                " hand asked of it: chips left it during the hand"
+            )
+            await self._void(
+                live, tx, step, actor_id=None, reason="a wallet could not pay", why=why
+            )
+            told.append(
+                f"Hand {live.hand_number} was voided: {why}. Every chip it moved went back."
+            )
+
+        try:
+            await self._run(table_id, void, settle=False)
+            return told[0] if told else None
+        except Exception:
+            log.exception("voiding the unpayable hand of table %s failed", table_id)
+
+        async def pause(live: LiveTable, tx: Tx, step: Step) -> None:
+            live.status = "paused"
+            live.deadline = None
+            live.pending = None
+            step.touched.update(i.user_id for i in live.seats.values())
+            text = (
+                "Table paused: a wallet cannot pay what the hand needs and the hand could not"
+                " be voided; a league manager can look with /audit"
+            )
+            step.announcements.append(text)
+            told.append(text)
+
+        try:
+            await self._run(table_id, pause, settle=False)
+        except Exception:
+            log.exception("pausing table %s after an unpayable hand failed", table_id)
+            return None
+        return told[-1]
 
     async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1324,6 +1422,61 @@ class TableService:
                 await self._schedule_next(live, tx, step)
 
         return await self._run_view(table_id, do)
+
+    # =============================================================== chips
+
+    async def take_chips(
+        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
+    ) -> tuple[LedgerEntry, int]:
+        """``/chips take``: remove chips from a member's wallet (ledger ``take``); returns
+        the entry and the balance after it.
+
+        Rule: a member dealt into a hand being played at a live league table keeps in
+        their wallet at least their chips behind in that hand (what the game may still ask
+        of them: antes, the match, bets up to all in), until the hand ends; only chips
+        beyond that (e.g. a grant during the hand) can be taken meanwhile. A bigger take is
+        refused with :class:`ChipsInPlay`, naming the table and the most that can be taken
+        now, and nothing changes. Between hands any amount the wallet holds can be taken
+        (the next hand is dealt on the wallet as it is). The check and the take run under
+        the table's lock, so the hand cannot move in between."""
+        for _ in range(3):
+            async with self.store.read() as tx:
+                table_id = await tx.league_table_of(guild_id, user_id)
+            if table_id is None:
+                async with self.store.transaction() as tx:
+                    entry = await tx.take(
+                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
+                    )
+                    return entry, await tx.balance(entry.from_account)
+            try:
+                await self._get(table_id)
+            except TableClosed:
+                continue
+            async with self._lock(table_id):
+                live = self._tables.get(table_id)
+                info = None if live is None else live.seat_of(user_id)
+                if live is None or info is None or live.status == "closed":
+                    continue  # they left that table meanwhile: look again
+                fam = live.family
+                need = 0
+                if fam.hand_running and fam.in_hand(info.seat_no):
+                    need = fam.stacks().get(info.seat_no, 0)
+                async with self.store.transaction() as tx:
+                    wallet = await tx.wallet(guild_id, user_id)
+                    most = max(0, wallet.balance - need)
+                    if amount > most:
+                        name = live.names.get(user_id, f"player {user_id}")
+                        raise ChipsInPlay(
+                            f"{name} plays hand {live.hand_number} at table #{live.id} in "
+                            f"<#{live.channel_id}> with {need} chips in play: at most {most} "
+                            "chips can be taken now (more once the hand ends). Nothing was "
+                            "changed."
+                        )
+                    entry = await tx.take(
+                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
+                    )
+                    return entry, await tx.balance(entry.from_account)
+        raise TableClosed("the member's table changed while taking chips: try again")
 
     # =============================================================== actions
 

@@ -17,7 +17,7 @@ import pytest
 from bot.engine.errors import IllegalAction
 from bot.store import Store
 from bot.tables import TableService
-from bot.tables.errors import AlreadySeated, NotAllowed, NotSeated
+from bot.tables.errors import AlreadySeated, NotAllowed, NotSeated, UnpayableHand
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, VirtualClock, seeded, wait_for
 
@@ -168,3 +168,20 @@ async def test_timer_that_wakes_early_arms_again_for_the_real_deadline(
         lambda: any("timed out" in a for a in recorder.announcements),
         what="the window's timeout at the stored deadline",
     )
+
+
+async def test_refused_action_by_an_overdraft_keeps_the_table_going(
+    timed: TableService, vstore: Store, vclock: VirtualClock, recorder: Recorder
+) -> None:
+    """An action a wallet cannot pay (chips taken behind the game's back) is refused; the
+    hand is voided (issue 11, item 2) and the next one is dealt on time."""
+    tid = await zoot_running(timed)
+    async with vstore.transaction() as tx:
+        await tx.take(GUILD, CAROL, 985, actor_id=ALICE, reason="behind the game's back")
+    await timed.act(tid, ALICE, "play_on")
+    with pytest.raises(UnpayableHand):
+        await timed.act(tid, CAROL, "play_on")  # closes the window: the ante again fails
+    await wait_for(lambda: vclock.sleeping, what="the armed timer")
+    vclock.advance(AUTOSTART + 0.05)
+    view = await wait_for(lambda: _hand_is(timed, tid, 2), what="the next hand dealt on time")
+    assert view.status == "running"
