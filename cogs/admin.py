@@ -395,11 +395,18 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         reason: app_commands.Range[str, 1, 500],
     ) -> None:
         guild_id = await self._require_admin(interaction)
-        async with self.bot.store.transaction() as tx:
-            entry = await tx.take(
+        if self.bot.service is not None:
+            # a seated player keeps what their hand may still ask of them (the service's
+            # rule, checked under the table's lock; see TableService.take_chips)
+            entry, balance = await self.bot.service.take_chips(
                 guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
             )
-            balance = await tx.balance(entry.from_account)
+        else:
+            async with self.bot.store.transaction() as tx:
+                entry = await tx.take(
+                    guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
+                )
+                balance = await tx.balance(entry.from_account)
         await interaction.response.send_message(
             f"{interaction.user.mention} took **{format_chips(amount)}** chips from "
             f"{user.mention} ({entry.reason}); balance {format_chips(balance)}. "

@@ -22,6 +22,7 @@ __all__ = [
     "RebuyCooldown",
     "SeasonError",
     "SeatTaken",
+    "SeatedElsewhere",
     "StaleVersion",
     "StoreError",
     "TableExists",
@@ -62,6 +63,17 @@ class TableExists(StoreError):
 
 class SeatTaken(StoreError):
     """The seat is occupied, or the user already sits at the table."""
+
+
+class SeatedElsewhere(SeatTaken):
+    """The member already sits at another live league table of the server (one league
+    seat per member and server, held by the database)."""
+
+    def __init__(self, user_id: int, *, table_id: int, channel_id: int) -> None:
+        super().__init__(f"user {user_id} already sits at table {table_id}")
+        self.user_id = user_id
+        self.table_id = table_id
+        self.channel_id = channel_id
 
 
 class SeasonError(StoreError):

@@ -16,6 +16,7 @@ from bot.store._base import UNSET, dump_json, dump_snapshot, load_json
 from bot.store.errors import (
     InvalidAmount,
     NotFound,
+    SeatedElsewhere,
     SeatTaken,
     StaleVersion,
     StoreError,
@@ -398,7 +399,8 @@ class TableOps(LedgerOps):
         is_computer: bool = False,
     ) -> Seat:
         """Seat a user (at ``seat_no``, or the lowest free seat). Raises :class:`SeatTaken`
-        if the seat is occupied or the user already sits here. How many seats a game has is
+        if the seat is occupied or the user already sits here, :class:`SeatedElsewhere` if
+        they already sit at another live league table of the server. How many seats a game has is
         the TableService's rule, not the store's."""
         table = await self.table(table_id)
         if table.status == "closed":
@@ -413,12 +415,35 @@ class TableOps(LedgerOps):
             raise StoreError(f"not a seat number: {seat_no!r}")
         elif seat_no in taken:
             raise SeatTaken(f"seat {seat_no} is taken")
-        await self._insert(
-            "INSERT INTO seats (table_id, seat_no, user_id, is_computer, joined_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (table_id, seat_no, user_id, int(is_computer), self.now()),
-        )
+        try:
+            await self._insert(
+                "INSERT INTO seats (table_id, seat_no, user_id, is_computer, joined_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat_no, user_id, int(is_computer), self.now()),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "league_seats" not in str(exc):
+                raise
+            # one live league seat per member and server (migration 0003)
+            row = await self._one(
+                "SELECT l.table_id, t.channel_id FROM league_seats l"
+                " JOIN tables t ON t.id = l.table_id WHERE l.guild_id = ? AND l.user_id = ?",
+                (table.guild_id, user_id),
+            )
+            if row is None:  # pragma: no cover - the constraint named that very row
+                raise
+            raise SeatedElsewhere(
+                user_id, table_id=row["table_id"], channel_id=row["channel_id"]
+            ) from None
         return await self.seat(table_id, user_id)
+
+    async def league_table_of(self, guild_id: int, user_id: int) -> int | None:
+        """The live league table (not practice) the member sits at in the server, if any."""
+        row = await self._one(
+            "SELECT table_id FROM league_seats WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return None if row is None else int(row["table_id"])
 
     async def seat(self, table_id: int, user_id: int) -> Seat:
         row = await self._one(

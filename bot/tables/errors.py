@@ -21,6 +21,7 @@ from bot.store.errors import TableExists
 
 __all__ = [
     "AlreadySeated",
+    "ChipsInPlay",
     "GameError",
     "HomeGameError",
     "IllegalAction",
@@ -34,6 +35,7 @@ __all__ = [
     "TableClosed",
     "TableExists",
     "TableFull",
+    "UnpayableHand",
 ]
 
 
@@ -66,3 +68,14 @@ class NoChips(InsufficientChips):
 
 class NotAllowed(GameError):
     """Only the host (or a league manager) may do this."""
+
+
+class ChipsInPlay(InsufficientChips):
+    """``/chips take`` would leave a seated player's wallet below what their live hand may
+    still need (see :meth:`bot.tables.service.TableService.take_chips`)."""
+
+
+class UnpayableHand(InsufficientChips):
+    """A payment of the hand failed because a wallet holds fewer chips than the game knew
+    of (changed outside the game): the hand was voided (see
+    :meth:`bot.tables.service.TableService._settle_short_wallet`)."""

@@ -32,6 +32,9 @@ from bot.store import (
     ActionRecord,
     HandFinish,
     HandResult,
+    LedgerEntry,
+    Overdraft,
+    SeatedElsewhere,
     StaleSeason,
     Store,
     Table,
@@ -40,12 +43,14 @@ from bot.store import (
 )
 from bot.tables.errors import (
     AlreadySeated,
+    ChipsInPlay,
     NoChips,
     NotAllowed,
     NotSeated,
     StaleAction,
     TableClosed,
     TableFull,
+    UnpayableHand,
 )
 from bot.tables.games import GameFamily, load_family, make_family
 from bot.tables.views import PrivateView, Published, SeatView, TableView
@@ -207,9 +212,12 @@ class TableService:
         autostart_delay: float = 3.0,
         timers: bool = True,
         computer_delay: float = 1.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.clock = clock
+        self.sleep = sleep
+        """What a table's timer sleeps with (tests: one that follows a clock they move)."""
         self.rng_factory = rng_factory
         self.subscriber = subscriber
         self.autostart_delay = autostart_delay
@@ -219,7 +227,8 @@ class TableService:
         self._tables: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timer_tasks: dict[int, asyncio.Task[None]] = {}
-        self._timer_deadline: dict[int, int | None] = {}
+        self._timer_deadline: dict[int, float | None] = {}
+        """Table id -> the time its timer task sleeps until."""
         self._exact: dict[int, tuple[int, float]] = {}
         """Table id -> (stored deadline, the exact time it stands for)."""
         self._bg: set[asyncio.Task[Any]] = set()
@@ -325,11 +334,33 @@ class TableService:
         prepare: Callable[[LiveTable], bool | None] | None = None,
         version: int | None = None,
         want: Callable[[LiveTable], Any] | None = None,
+        settle: bool = True,
     ) -> tuple[LiveTable, Any, Any]:
         """One mutation: lock, check, one transaction, reload on failure, publish.
 
         Returns the table, what ``do`` returned and what ``want`` built from the committed
-        state (called under the lock, right after the commit: e.g. the caller's view)."""
+        state (called under the lock, right after the commit: e.g. the caller's view).
+        A payment the hand cannot make (a wallet smaller than the game knew, ``settle``)
+        voids the hand and raises :class:`UnpayableHand` (see :meth:`_settle_short_wallet`)."""
+        try:
+            return await self._run_once(table_id, do, prepare=prepare, version=version, want=want)
+        except Overdraft as exc:
+            if not settle:
+                raise
+            text = await self._settle_short_wallet(table_id, exc)
+            if text is None:
+                raise
+            raise UnpayableHand(text) from None
+
+    async def _run_once(
+        self,
+        table_id: int,
+        do: Callable[[LiveTable, Tx, Step], Awaitable[Any]],
+        *,
+        prepare: Callable[[LiveTable], bool | None] | None,
+        version: int | None,
+        want: Callable[[LiveTable], Any] | None,
+    ) -> tuple[LiveTable, Any, Any]:
         await self._get(table_id)
         async with self._lock(table_id):
             live = self._tables.get(table_id)
@@ -340,7 +371,12 @@ class TableService:
             if version is not None and version != live.version:
                 raise StaleAction()
             if prepare is not None and prepare(live) is False:
-                return live, None, None if want is None else want(live)
+                out = None if want is None else want(live)
+                # e.g. a timer that woke before the deadline (it moved, or the clock drifted):
+                # the table keeps a timer for its real deadline
+                self._arm(live)
+                return live, None, out
+            exact = self._exact.get(table_id)
             step = Step()
             # who may act before: only the subscriber's "private view changed" needs it (the
             # last commit's marks when kept, they are of this very state)
@@ -369,9 +405,14 @@ class TableService:
                         assert saved is not None and saved.version is not None
                         live.version = saved.version
             except BaseException:
-                # nothing was committed: forget the in-memory changes
+                # nothing was committed: forget the in-memory changes. A refusal leaves the
+                # timer alone: the deadline stored is still the table's, and so is the exact
+                # time it stands for (a deadline set by the failed step is forgotten)
                 self._tables.pop(table_id, None)
-                self._exact.pop(table_id, None)
+                if exact is None:
+                    self._exact.pop(table_id, None)
+                else:
+                    self._exact[table_id] = exact
                 with contextlib.suppress(Exception):
                     await self._load(table_id)
                 raise
@@ -886,28 +927,28 @@ class TableService:
     # =============================================================== timers
 
     def _arm(self, live: LiveTable) -> None:
+        """Keep one timer per table, sleeping until the table's deadline (the exact time it
+        stands for, see :meth:`_due_at`); none without a deadline."""
         if not self.timers or not self._running:
             return
         tid = live.id
-        deadline = live.deadline if live.status != "closed" else None
-        if self._timer_deadline.get(tid, -1) == deadline and tid in self._timer_tasks:
+        when = self._due_at(live) if live.status != "closed" else None
+        if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
             return
         old = self._timer_tasks.pop(tid, None)
         current = asyncio.current_task()
         if old is not None and old is not current:
             old.cancel()
-        self._timer_deadline[tid] = deadline
-        if deadline is None:
+        self._timer_deadline[tid] = when
+        if when is None:
             return
-        when = self._due_at(live)
-        assert when is not None
         self._timer_tasks[tid] = asyncio.get_running_loop().create_task(
             self._timer(tid, when), name=f"table-{tid}-timer"
         )
 
     async def _timer(self, table_id: int, when: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, when - self.clock()))
+            await self.sleep(max(0.0, when - self.clock()))
             if self._timer_tasks.get(table_id) is asyncio.current_task():
                 del self._timer_tasks[table_id]
                 self._timer_deadline.pop(table_id, None)
@@ -944,7 +985,10 @@ class TableService:
             live.deadline = None
             return False
 
-        _, ret, _ = await self._run(table_id, do, prepare=due)
+        try:
+            _, ret, _ = await self._run(table_id, do, prepare=due)
+        except UnpayableHand:
+            return True  # the hand was voided (announced); the table goes on
         return bool(ret)
 
     # =============================================================== computers
@@ -1126,7 +1170,13 @@ class TableService:
             chips = (await tx.wallet(live.guild_id, user_id)).balance
             if chips <= 0:
                 raise NoChips("you have no chips left: ask for a rebuy first")
-        seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+        try:
+            seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+        except SeatedElsewhere as exc:
+            # the database's word (another table's Join may be under way right now)
+            raise AlreadySeated(
+                f"you already play at the table in <#{exc.channel_id}>: leave it first"
+            ) from None
         live.next_seat = seat.seat_no + 1
         live.seats[seat.seat_no] = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
         live.names[user_id] = name
@@ -1232,24 +1282,96 @@ class TableService:
             self._may_manage(live, actor_id, may_manage)
             if live.hand_id is None or not live.family.hand_running:
                 raise IllegalAction("no hand is being played")
-            await self._flush(live, tx, step)
-            entries = await tx.void_hand(live.hand_id, reason="voided", actor_id=actor_id)
-            live.family.void()
-            live.hand_id = None
-            live.leaving.clear()
-            step.touched.update(i.user_id for i in live.seats.values())
-            moved = sum(e.amount for e in entries)
-            step.announcements.append(
-                f"Hand {live.hand_number} voided: every chip it moved ({moved}) went back"
-            )
-            live.recent.append(f"Hand {live.hand_number} was voided")
-            del live.recent[:-RECENT]
-            live.deadline = None
-            if live.status == "paused":
-                return
-            await self._schedule_next(live, tx, step)
+            await self._void(live, tx, step, actor_id=actor_id, reason="voided")
 
         return await self._run_view(table_id, do)
+
+    async def _void(
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        *,
+        actor_id: int | None,
+        reason: str,
+        why: str | None = None,
+    ) -> None:
+        """Void the running hand (every chip it moved goes back, by the ledger); who was
+        leaving leaves; the next hand is scheduled unless the table is paused."""
+        assert live.hand_id is not None
+        await self._flush(live, tx, step)
+        entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+        live.family.void()
+        live.hand_id = None
+        step.touched.update(i.user_id for i in live.seats.values())
+        moved = sum(e.amount for e in entries)
+        because = f" ({why})" if why else ""
+        step.announcements.append(
+            f"Hand {live.hand_number} voided{because}: every chip it moved ({moved}) went back"
+        )
+        live.recent.append(f"Hand {live.hand_number} was voided")
+        del live.recent[:-RECENT]
+        live.deadline = None
+        # who was leaving (or kicked) during the hand leaves now, as at its end
+        for uid in sorted(live.leaving):
+            await self._remove(live, tx, step, uid)
+        live.leaving.clear()
+        if step.closed or live.status == "paused":
+            return
+        await self._schedule_next(live, tx, step)
+
+    async def _settle_short_wallet(self, table_id: int, short: Overdraft) -> str | None:
+        """A payment of the hand failed: a wallet holds fewer chips than the game knows of
+        (chips left it outside the game, which ``/chips take`` refuses, see
+        :meth:`take_chips`; or a database edited by hand). Rule: the hand is voided, every
+        chip it moved goes back by the ledger, and the table goes on with the next hand,
+        which is dealt on the wallets as they are. Retrying would fail the same way on every
+        tick, also after a restart. If even the void cannot be booked, the table pauses (no
+        timer runs into it again) for a league manager. Returns what the table was told,
+        None if no hand was running (the refusal stands as it is)."""
+        told: list[str] = []
+
+        async def void(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.hand_id is None or not live.family.hand_running:
+                return
+            who = "a player"
+            if short.user_id is not None:
+                who = live.names.get(short.user_id, f"player {short.user_id}")
+            why = (
+                f"{who}'s wallet holds {short.have} chips, fewer than the {short.needed} the"
+                " hand asked of it: chips left it during the hand"
+            )
+            await self._void(
+                live, tx, step, actor_id=None, reason="a wallet could not pay", why=why
+            )
+            told.append(
+                f"Hand {live.hand_number} was voided: {why}. Every chip it moved went back."
+            )
+
+        try:
+            await self._run(table_id, void, settle=False)
+            return told[0] if told else None
+        except Exception:
+            log.exception("voiding the unpayable hand of table %s failed", table_id)
+
+        async def pause(live: LiveTable, tx: Tx, step: Step) -> None:
+            live.status = "paused"
+            live.deadline = None
+            live.pending = None
+            step.touched.update(i.user_id for i in live.seats.values())
+            text = (
+                "Table paused: a wallet cannot pay what the hand needs and the hand could not"
+                " be voided; a league manager can look with /audit"
+            )
+            step.announcements.append(text)
+            told.append(text)
+
+        try:
+            await self._run(table_id, pause, settle=False)
+        except Exception:
+            log.exception("pausing table %s after an unpayable hand failed", table_id)
+            return None
+        return told[-1]
 
     async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1302,6 +1424,61 @@ class TableService:
                 await self._schedule_next(live, tx, step)
 
         return await self._run_view(table_id, do)
+
+    # =============================================================== chips
+
+    async def take_chips(
+        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
+    ) -> tuple[LedgerEntry, int]:
+        """``/chips take``: remove chips from a member's wallet (ledger ``take``); returns
+        the entry and the balance after it.
+
+        Rule: a member dealt into a hand being played at a live league table keeps in
+        their wallet at least their chips behind in that hand (what the game may still ask
+        of them: antes, the match, bets up to all in), until the hand ends; only chips
+        beyond that (e.g. a grant during the hand) can be taken meanwhile. A bigger take is
+        refused with :class:`ChipsInPlay`, naming the table and the most that can be taken
+        now, and nothing changes. Between hands any amount the wallet holds can be taken
+        (the next hand is dealt on the wallet as it is). The check and the take run under
+        the table's lock, so the hand cannot move in between."""
+        for _ in range(3):
+            async with self.store.read() as tx:
+                table_id = await tx.league_table_of(guild_id, user_id)
+            if table_id is None:
+                async with self.store.transaction() as tx:
+                    entry = await tx.take(
+                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
+                    )
+                    return entry, await tx.balance(entry.from_account)
+            try:
+                await self._get(table_id)
+            except TableClosed:
+                continue
+            async with self._lock(table_id):
+                live = self._tables.get(table_id)
+                info = None if live is None else live.seat_of(user_id)
+                if live is None or info is None or live.status == "closed":
+                    continue  # they left that table meanwhile: look again
+                fam = live.family
+                need = 0
+                if fam.hand_running and fam.in_hand(info.seat_no):
+                    need = fam.stacks().get(info.seat_no, 0)
+                async with self.store.transaction() as tx:
+                    wallet = await tx.wallet(guild_id, user_id)
+                    most = max(0, wallet.balance - need)
+                    if amount > most:
+                        name = live.names.get(user_id, f"player {user_id}")
+                        raise ChipsInPlay(
+                            f"{name} plays hand {live.hand_number} at table #{live.id} in "
+                            f"<#{live.channel_id}> with {need} chips in play: at most {most} "
+                            "chips can be taken now (more once the hand ends). Nothing was "
+                            "changed."
+                        )
+                    entry = await tx.take(
+                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
+                    )
+                    return entry, await tx.balance(entry.from_account)
+        raise TableClosed("the member's table changed while taking chips: try again")
 
     # =============================================================== actions
 

@@ -117,7 +117,8 @@ async def test_view_without_a_kept_view_waits_for_the_commit_and_matches_its_ver
 
 
 async def test_failed_commit_leaves_the_kept_view_true(service: TableService, store: Store) -> None:
-    """An overdraft at commit: readers during and after it see the unchanged table."""
+    """An overdraft at commit: readers during it see the unchanged table (afterwards the
+    hand is voided, issue 11 item 2: a wallet the game cannot charge ends the hand)."""
     tid = await _table(service)
     actor, kind = await _plain_move(service, tid)
     async with store.transaction() as tx:
@@ -135,7 +136,10 @@ async def test_failed_commit_leaves_the_kept_view_true(service: TableService, st
             assert "chips" in str(exc)
         else:
             raise AssertionError("the bet went through without chips")
-    assert during == before == await service.view(tid)
+    assert during == before
+    after = await service.view(tid)
+    assert after.version > before.version and after.hand_number == before.hand_number
+    assert not after.to_act_user_ids and "Hand 1 was voided" in after.recent
 
 
 async def _to_fold(service: TableService, tid: int) -> int:

@@ -566,7 +566,6 @@ class GutsGame:
         """Nobody laid down: everyone antes again (RULES §1.5), then discards."""
         ante = self.rules.ante
         events: list[Event] = []
-        self._acted_round = False
         for seat in self.live:
             if self._stacks[seat] >= ante:
                 events.append(self._pay(seat, ante, "ante", {"round": self._round + 1}))
@@ -574,8 +573,11 @@ class GutsGame:
                 self._dead[seat] = f"could not pay the ante ({ante})"
                 events.append(public("out", {"seat": seat, "reason": self._dead[seat]}))
         if len(self.live) < 2:
+            # the game ends on the round just played: whether anyone acted in it stays
+            # what it was (RULES 1.11 pauses only a table where nobody acted)
             events.extend(self._uncontested())
             return events
+        self._acted_round = False  # a new round starts with this ante
         self._phase = "discard"
         self._discard_choices = {}
         events.append(public("discard_opened", {"round": self._round, "seats": list(self.live)}))
