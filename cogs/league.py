@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.engine.errors import HomeGameError
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
-from bot.league.replay import redact_history, replay_text, seen_cards, visible_events
+from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
 from bot.render.pool import render
 from bot.render.text import format_chips
@@ -466,8 +466,7 @@ class LeagueCog(commands.Cog, name="League"):
         game = GAME_NAMES.get(hand.game, hand.game)
         files = []
         if hand.history:
-            seen = seen_cards(visible_events(events, viewer_seat))
-            redacted = redact_history(hand.history, seen)
+            redacted = redact_history(hand.history, events, viewer_seat)
             files.append(
                 discord.File(
                     io.BytesIO(redacted.encode("utf-8")),
