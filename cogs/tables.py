@@ -47,6 +47,7 @@ from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidConfig
 from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
+from bot.render.text import safe_name
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
@@ -351,7 +352,7 @@ class TablesCog(commands.Cog, name="Tables"):
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
+            host_name=safe_name(interaction.user.display_name),
             game=game,
             options=options,
             practice=bool(practice),
@@ -359,7 +360,9 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         self._guild_of[view.table_id] = view.guild_id
         await interaction.response.send_message(
-            embed=table_embed(view), view=table_components(view)
+            embed=table_embed(view),
+            view=table_components(view),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         message = await interaction.original_response()
         self._rendered[message.id] = view.version
@@ -645,7 +648,7 @@ class TablesCog(commands.Cog, name="Tables"):
             # timer that acted first) gets an ephemeral follow-up.
             await interaction.response.defer()
         if cid.action == "join":
-            view = await service.join(tid, uid, interaction.user.display_name)
+            view = await service.join(tid, uid, safe_name(interaction.user.display_name))
             await self._answer_table(interaction, view)
             self._check_dm_later(tid, uid)
         elif cid.action == "leave":
