@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.cards import Card, parse_card
-from bot.render.text import cards_text, clip, display_width, format_chips
+from bot.render.text import cards_text, clip, display_width, format_chips, plain_name
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
@@ -155,7 +155,7 @@ block in an embed wraps at about this width on a phone)."""
 def seat_lines(view: TableView, *, width: int = SEAT_LINE_WIDTH, limit: int = 1024) -> str:
     """The seats as an aligned code block: name, chips, markers and public cards, then the
     (short) hand name on the same line when it fits, else on the next line, indented."""
-    names = [clip(_plain(s.name) or "?", 12) for s in view.seats]
+    names = [clip(_plain(plain_name(s.name)), 12) for s in view.seats]
     stacks = [format_chips(s.stack) for s in view.seats]
     nw = max(display_width(n) for n in names)
     sw = max(len(x) for x in stacks)
@@ -253,7 +253,7 @@ def table_embed(view: TableView) -> discord.Embed:
 def _host_name(view: TableView) -> str:
     for s in view.seats:
         if s.user_id == view.host_id:
-            return s.name
+            return plain_name(s.name)  # a footer shows no markdown: no escapes
     return str(view.host_id)
 
 
@@ -513,7 +513,7 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
     """The showdown of a published hand end, read from its public events only (Zoot and
     Wheelers: ``showdown`` and ``game_over``; Razz: ``show`` and ``award``). None when no
     hand was shown (everyone folded, or nobody laid down)."""
-    names = {s.seat: s.name for s in published.view.seats}
+    names = {s.seat: plain_name(s.name) for s in published.view.seats}
     shown: dict[int, tuple[tuple[Card, ...], str]] = {}
     won: set[int] = set()
     for event in published.events:

@@ -22,10 +22,10 @@ from discord.ext import commands
 
 from bot.engine.errors import HomeGameError
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
-from bot.league.replay import redact_history, replay_text, seen_cards, visible_events
+from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
 from bot.render.pool import render
-from bot.render.text import format_chips
+from bot.render.text import format_chips, safe_name
 from bot.store import NotFound, Season
 from cogs._errors import handle_error
 from cogs._ids import (
@@ -340,7 +340,7 @@ class LeagueCog(commands.Cog, name="League"):
             points = await tx.balance_points(wallet.id)
         summary = mine[0]
         lines = [
-            f"**Season {season.number} · {who.display_name}**",
+            f"**Season {season.number} · {safe_name(who.display_name)}**",
             f"Balance {format_chips(summary.balance)} · received "
             f"{format_chips(summary.received)} (start, grants, rebuys) · net "
             f"{format_chips(summary.net, signed=True)}",
@@ -358,7 +358,7 @@ class LeagueCog(commands.Cog, name="League"):
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
-            title=f"{who.display_name}: balance, season {season.number}",
+            title=f"{safe_name(who.display_name)}: balance, season {season.number}",
         )
         await interaction.followup.send(
             "\n".join(lines),
@@ -466,8 +466,7 @@ class LeagueCog(commands.Cog, name="League"):
         game = GAME_NAMES.get(hand.game, hand.game)
         files = []
         if hand.history:
-            seen = seen_cards(visible_events(events, viewer_seat))
-            redacted = redact_history(hand.history, seen)
+            redacted = redact_history(hand.history, events, viewer_seat)
             files.append(
                 discord.File(
                     io.BytesIO(redacted.encode("utf-8")),

@@ -47,6 +47,7 @@ from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidConfig
 from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
+from bot.render.text import safe_name
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
@@ -98,6 +99,18 @@ UNKNOWN = object()
 
 
 # ----------------------------------------------------------------------------- who may click
+
+
+CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+)
+"""What the bot needs in a table's channel: see and post the table message (an embed) and
+read it back to edit it; Attach Files too when pictures are on (checked when opening)."""
+
+FOREIGN_TABLE = "That table belongs to another server: nothing changed."
 
 
 def refusal(view: TableView, user_id: int, action: str) -> str | None:
@@ -347,11 +360,15 @@ class TablesCog(commands.Cog, name="Tables"):
             )
         if practice and computers is None:
             computers = PRACTICE_FILL - 1
+        missing = await self._missing_permissions(interaction)
+        if missing:
+            await reply(interaction, missing)
+            return
         view = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
+            host_name=safe_name(interaction.user.display_name),
             game=game,
             options=options,
             practice=bool(practice),
@@ -359,12 +376,34 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         self._guild_of[view.table_id] = view.guild_id
         await interaction.response.send_message(
-            embed=table_embed(view), view=table_components(view)
+            embed=table_embed(view),
+            view=table_components(view),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         message = await interaction.original_response()
         self._rendered[message.id] = view.version
         await self._set_message(view.table_id, "table", message.channel.id, message.id)
         self._check_dm_later(view.table_id, interaction.user.id)
+
+    async def _missing_permissions(self, interaction: discord.Interaction) -> str | None:
+        """The one line that refuses to open a table when the bot lacks a permission it
+        needs in this channel (its own, ``app_permissions``), else None."""
+        have = interaction.app_permissions
+        need = list(CHANNEL_PERMISSIONS)
+        assert interaction.guild_id is not None
+        if await self._images_on(interaction.guild_id):
+            need.append(("attach_files", "Attach Files"))
+        lacking = [label for flag, label in need if not getattr(have, flag)]
+        if not lacking:
+            return None
+        channel = getattr(interaction.channel, "name", None)
+        where = f"#{channel}" if channel else "this channel"
+        them = "it" if len(lacking) == 1 else "them"
+        role = self.bot.user.name if self.bot.user else "the bot"
+        return (
+            f"I need {', '.join(lacking)} in {where} to run a table: grant {them} in the"
+            f" channel's settings → Permissions → my role ({role}), then open the table again."
+        )
 
     @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
     @app_commands.guild_only()
@@ -620,6 +659,13 @@ class TablesCog(commands.Cog, name="Tables"):
         uid = interaction.user.id
         service = self.service
         tid = cid.table_id
+        # A click acts only on a table of the server it came from: a custom_id names a
+        # table, and anyone can craft one. The hand DM's controls come from a DM (no
+        # server); every other click must come from the table's own server.
+        in_dm = interaction.guild_id is None and cid.action in GUTS_ACTIONS
+        if not in_dm and interaction.guild_id != await self._guild(tid):
+            await reply(interaction, FOREIGN_TABLE)
+            return
         if cid.action in ("join", "leave", "start", "hand") or cid.action in RAZZ_ACTIONS:
             view = await service.view(tid)
             why = refusal(view, uid, cid.action)
@@ -645,7 +691,7 @@ class TablesCog(commands.Cog, name="Tables"):
             # timer that acted first) gets an ephemeral follow-up.
             await interaction.response.defer()
         if cid.action == "join":
-            view = await service.join(tid, uid, interaction.user.display_name)
+            view = await service.join(tid, uid, safe_name(interaction.user.display_name))
             await self._answer_table(interaction, view)
             self._check_dm_later(tid, uid)
         elif cid.action == "leave":

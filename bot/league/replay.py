@@ -5,8 +5,8 @@ Privacy is decided once, by :func:`visible_events`: the public events plus the v
 own private ones (their down cards, their secret choices). Everything else here works on
 that filtered list only, so no other player's hidden card can reach the text. The hand
 history file (PHH for Razz, the TOML history for Zoot and Wheelers) holds every card
-dealt; :func:`redact_history` writes ``??`` for each card that does not appear in the
-viewer's events.
+dealt; :func:`redact_history` writes ``??`` for each dealt card the viewer was not shown
+as that player's card (by who was shown which card, never by the card's code alone).
 """
 
 from __future__ import annotations
@@ -42,44 +42,102 @@ def visible_events(events: Iterable[Event], viewer_seat: int | None) -> list[Eve
     return [e for e in events if e.visible_to is None or e.visible_to == viewer_seat]
 
 
-def _cards_in(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        # only whole card strings ("Td", "8c2h4c"): a word such as "Ace" is not a card
-        if _CARD_RUN.match(value) and HIDDEN not in value:
-            yield from _CARD_CODE.findall(value)
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from _cards_in(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _cards_in(v)
+#: Events that show cards *of the hand* and whose cards they are (the draw for the deal,
+#: before the hand, shows cards that are then shuffled back and dealt again: not here).
+_OWN_CARDS = ("deal_down", "deal", "draw", "discard")
+_BOARD = -1
 
 
-def seen_cards(events: Iterable[Event]) -> frozenset[str]:
-    """Every card code that appears in ``events`` (already filtered for the viewer)."""
-    return frozenset(c for e in events for c in _cards_in(e.data))
+def _codes(value: Any) -> list[str]:
+    items = [value] if isinstance(value, str) else list(value or [])
+    return [c for item in items for c in _CARD_CODE.findall(str(item))]
 
 
-def _redact_run(run: str, seen: frozenset[str]) -> str:
-    return "".join(
-        run[i : i + 2] if run[i : i + 2] in seen else HIDDEN for i in range(0, len(run), 2)
-    )
+def shown_cards(events: Iterable[Event], viewer_seat: int | None) -> dict[int, set[str]]:
+    """Which dealt cards the viewer was shown, by the seat they were dealt to (``-1``: the
+    board, a card for everyone). Only the viewer's visible events count, and only those that
+    show a card as one seat's card in this hand (their own deals, the up cards, the
+    community card, what was shown at the showdown)."""
+    shown: dict[int, set[str]] = {}
+
+    def add(seat: Any, cards: Any) -> None:
+        if isinstance(seat, int | str) and str(seat).lstrip("-").isdigit():
+            shown.setdefault(int(seat), set()).update(_codes(cards))
+
+    for e in visible_events(events, viewer_seat):
+        d = e.data
+        if e.kind in _OWN_CARDS and e.visible_to is not None:
+            add(d.get("seat"), d.get("cards", d.get("card")))
+        elif e.kind == "deal_up":
+            add(d.get("seat"), d.get("card"))
+        elif e.kind == "community":
+            add(_BOARD, d.get("card"))
+        elif e.kind == "show":
+            add(d.get("seat"), d.get("cards"))
+        elif e.kind == "showdown":
+            for seat, hand in dict(d.get("hands", {})).items():
+                add(seat, hand.get("cards") if isinstance(hand, Mapping) else hand)
+    return shown
 
 
-def redact_history(text: str, seen: frozenset[str]) -> str:
+def _seat_order(text: str, events: Sequence[Event]) -> list[int]:
+    """The seats as the history names them: ``p1`` is the first. A Zoot/Wheelers history
+    lists them (``seats = [...]``); a Razz hand's ``hand_start`` event does."""
+    match = re.search(r"^seats = \[([0-9, ]*)\]", text, re.MULTILINE)
+    if match:
+        return [int(s) for s in match[1].split(",") if s.strip()]
+    for e in events:
+        if e.kind == "hand_start" and isinstance(e.data.get("seats"), list):
+            return [int(s) for s in e.data["seats"]]
+    return []
+
+
+def redact_history(text: str, events: Sequence[Event], viewer_seat: int | None) -> str:
     """``text`` with every card in its action strings (``'d dh p1 7c3hKc'``, ``'p2 sd 9h'``,
-    ``'d rf …'``, ``'p1 sm …'``) written ``??`` unless it is in ``seen``."""
+    ``'d rf …'``, ``'p1 sm …'``, ``'d db …'``) written ``??`` unless the viewer was shown
+    *that* card as *that* player's (:func:`shown_cards`): a card code the viewer saw
+    somewhere else (the draw for the deal, another player's hand) stays hidden. A refill
+    (``d rf``: the discards put under the stock) shows only the viewer's own discards."""
+    shown = shown_cards(events, viewer_seat)
+    order = _seat_order(text, events)
+    board = shown.get(_BOARD, set())
+
+    def owner_cards(player: str) -> set[str]:
+        if player.startswith("p") and player[1:].isdigit() and 0 < int(player[1:]) <= len(order):
+            return shown.get(order[int(player[1:]) - 1], set()) | board
+        return set()
+
+    viewer = f"p{order.index(viewer_seat) + 1}" if viewer_seat in order else None
+    # the viewer's discards since the last refill: the only cards of a refill they know
+    my_discards: set[str] = set()
 
     def action(match: re.Match[str]) -> str:
         parts = match[1].split(" ")
+        if parts[:2] == ["d", "dh"] and len(parts) > 2:
+            allowed = owner_cards(parts[2])
+        elif parts[:2] == ["d", "rf"]:
+            allowed = set(my_discards)
+            my_discards.clear()
+        elif parts[:2] == ["d", "db"]:
+            allowed = board
+        else:
+            allowed = owner_cards(parts[0])
+            if parts[0] == viewer and parts[1:2] == ["sd"] and len(parts) > 2:
+                my_discards.update(_CARD_CODE.findall(parts[2]))
         for i, token in enumerate(parts):
             if token == "#":
                 break
-            if _CARD_RUN.match(token) and len(token) % 2 == 0:
-                parts[i] = _redact_run(token, seen)
+            if i >= 1 and _CARD_RUN.match(token) and len(token) % 2 == 0:
+                parts[i] = _redact_run(token, allowed)
         return "'" + " ".join(parts) + "'"
 
     return _ACTION_STRING.sub(action, text)
+
+
+def _redact_run(run: str, allowed: set[str]) -> str:
+    return "".join(
+        run[i : i + 2] if run[i : i + 2] in allowed else HIDDEN for i in range(0, len(run), 2)
+    )
 
 
 def _pretty(codes: Sequence[str] | str) -> str:

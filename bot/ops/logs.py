@@ -1,7 +1,11 @@
 """Logging for ``python -m bot run``: one format, the configured level, the token masked.
 
 - :func:`setup_logging` installs one stderr handler with :class:`SecretFilter`, so a token
-  that reaches a log message or a traceback by accident is printed as ``***``;
+  that reaches a log message or a traceback by accident is printed as ``***`` (and so is
+  the interaction token in a webhook or callback URL, :func:`mask_urls`); the libraries
+  whose DEBUG lines are wire payloads (discord.py's request bodies and gateway events:
+  hand DMs with their cards, interaction tokens; aiosqlite's statements with their
+  parameters) stay at INFO whatever the configured level (:data:`PAYLOAD_LOGGERS`);
 - :func:`log_published` writes one INFO line per table event (table, hand, event, user id);
   the TableService's subscriber (``bot.app.PublishRelay``) calls it;
 - :func:`warn_http_errors` makes every failed Discord REST call a WARNING line, whoever
@@ -11,6 +15,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any
@@ -29,6 +34,20 @@ HTTP = logging.getLogger("homegame.discord")
 
 MIN_SECRET_LENGTH = 8
 
+PAYLOAD_LOGGERS: tuple[str, ...] = ("discord", "aiosqlite")
+"""Loggers whose DEBUG lines carry what the log must never hold: discord.http logs each
+request's body (a hand DM's cards) and URL (an interaction's token), discord.gateway each
+event (interaction payloads with their tokens), aiosqlite each statement with its values
+(hand events with cards). They are capped at INFO, whatever ``log.level`` says."""
+
+_TOKEN_IN_URL = re.compile(r"/(webhooks|interactions)/([0-9]+)/([^/\s'\"?]+)")
+
+
+def mask_urls(text: str) -> str:
+    """``text`` with the token of every webhook or interaction URL written ``***``
+    (discord.py's rate-limit warnings name the URL, and an interaction's is its token)."""
+    return _TOKEN_IN_URL.sub(lambda m: f"/{m[1]}/{m[2]}/{MASK}", text)
+
 
 class SecretFilter(logging.Filter):
     """Replaces each secret in a record's message and traceback text by ``***``."""
@@ -45,11 +64,9 @@ class SecretFilter(logging.Filter):
     def mask(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, MASK)
-        return text
+        return mask_urls(text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
         message = record.getMessage()
         masked = self.mask(message)
         if masked != message:
@@ -83,6 +100,8 @@ def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> loggi
     handler._homegame = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(settings.log.level_number)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(max(settings.log.level_number, logging.INFO))
     return handler
 
 

@@ -20,6 +20,7 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.cards import CARDS, Card
+from bot.render.text import NAME_LIMIT, one_line
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 RGB = tuple[int, int, int]
@@ -259,9 +260,27 @@ def _paste_cards(
 # --- public renderers ---------------------------------------------------------------------
 
 
-def hand_image_size(n_cards: int, *, label: bool = False) -> tuple[int, int]:
-    """The (width, height) of :func:`render_hand` for ``n_cards`` cards."""
+LABEL_SIZE: Final = 20
+SD_NAME_SIZE: Final = 20
+SD_HAND_SIZE: Final = 18
+PICTURE_TEXT_LIMIT: Final = 120
+"""Characters of a label or hand name drawn (hand names are far shorter; the cap only keeps
+a picture's size bounded whatever text it is given)."""
+
+
+def _line(text: str, limit: int = PICTURE_TEXT_LIMIT) -> str:
+    """One clean line: no control characters or line breaks (Pillow draws a newline as a
+    second line, or refuses it with an anchor)."""
+    return one_line(text, limit=limit) if text.strip() else ""
+
+
+def hand_image_size(n_cards: int, *, label: bool | str = False) -> tuple[int, int]:
+    """The (width, height) of :func:`render_hand` for ``n_cards`` cards: wide enough for
+    the cards and for the whole ``label`` (when given as text), which is never cut."""
     width = 2 * MARGIN + n_cards * CARD_W + (n_cards - 1) * GAP
+    if isinstance(label, str) and label.strip():
+        need = text_width(_line(label), font(LABEL_SIZE, bold=True))
+        width = max(width, 2 * MARGIN + int(need + 0.999))
     height = 2 * MARGIN + CARD_H + (LABEL_H if label else 0)
     return width, height
 
@@ -273,24 +292,42 @@ def render_hand(cards: Sequence[Card | None], *, label: str | None = None) -> by
     """
     checked = _checked_cards(cards, "render_hand")
     has_label = bool(label and label.strip())
-    width, height = hand_image_size(len(checked), label=has_label)
+    width, height = hand_image_size(len(checked), label=label if has_label and label else False)
     canvas = Image.new("RGB", (width, height), FELT)
     top = MARGIN
     if has_label and label is not None:
-        face = font(20, bold=True)
-        text = fit_text(label.strip(), face, width - 2 * MARGIN)
+        face = font(LABEL_SIZE, bold=True)
+        text = _line(label)  # the picture is as wide as the label: never cut
         ImageDraw.Draw(canvas).text((MARGIN, MARGIN + 12), text, fill=TEXT, font=face, anchor="lm")
         top += LABEL_H
     _paste_cards(canvas, checked, MARGIN, top, CARD_W, GAP)
     return png_bytes(canvas, palette=True)
 
 
-def showdown_image_size(n_rows: int, max_cards: int) -> tuple[int, int]:
+def _showdown_columns(names: Sequence[str], hands: Sequence[str]) -> tuple[int, int]:
+    """The widths of the name and hand-name columns: the usual ones, or wider so that no
+    name and no hand name is cut."""
+    name_font, hand_font = font(SD_NAME_SIZE, bold=True), font(SD_HAND_SIZE)
+    name_w = max([SD_NAME_W, *(int(text_width(n, name_font)) + 17 for n in names)])
+    hand_w = max([SD_HAND_W, *(int(text_width(h, hand_font)) + 25 for h in hands)])
+    return name_w, hand_w
+
+
+def showdown_image_size(
+    n_rows: int,
+    max_cards: int,
+    *,
+    names: Sequence[str] = (),
+    hands: Sequence[str] = (),
+) -> tuple[int, int]:
     """The (width, height) of :func:`render_showdown` for ``n_rows`` players holding at
-    most ``max_cards`` cards."""
+    most ``max_cards`` cards, wide enough for the players' ``names`` and ``hands`` names."""
+    name_w, hand_w = _showdown_columns(
+        [_line(n, NAME_LIMIT) for n in names], [_line(h) for h in hands]
+    )
     row_h = SD_CARD_H + 2 * SD_ROW_PAD
     cards_w = max_cards * SD_CARD_W + (max_cards - 1) * SD_GAP
-    width = 2 * MARGIN + SD_NAME_W + cards_w + SD_HAND_W + 2 * SD_ROW_PAD
+    width = 2 * MARGIN + name_w + cards_w + hand_w + 2 * SD_ROW_PAD
     height = 2 * MARGIN + n_rows * row_h + (n_rows - 1) * SD_ROW_GAP
     return width, height
 
@@ -306,17 +343,24 @@ def render_showdown(
     if not hands:
         raise ValueError("render_showdown: no hands to show")
     rows = [
-        (str(name), _checked_cards(cards, f"render_showdown row {i} ({name!r})"), str(hand))
+        (
+            _line(str(name), NAME_LIMIT) or "?",
+            _checked_cards(cards, f"render_showdown row {i} ({name!r})"),
+            _line(str(hand)),
+        )
         for i, (name, cards, hand) in enumerate(hands)
     ]
     bad = sorted(i for i in winner_indexes if not (isinstance(i, int) and 0 <= i < len(rows)))
     if bad:
         raise ValueError(f"render_showdown: winner index {bad[0]} is not one of 0..{len(rows) - 1}")
     max_cards = max(len(cards) for _, cards, _ in rows)
-    width, height = showdown_image_size(len(rows), max_cards)
+    names, hand_names = [r[0] for r in rows], [r[2] for r in rows]
+    width, height = showdown_image_size(len(rows), max_cards, names=names, hands=hand_names)
+    name_w, _ = _showdown_columns(names, hand_names)
     canvas = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(canvas)
-    name_font, hand_font, tag_font = font(20, bold=True), font(18), font(14, bold=True)
+    name_font = font(SD_NAME_SIZE, bold=True)
+    hand_font, tag_font = font(SD_HAND_SIZE), font(14, bold=True)
     row_h = SD_CARD_H + 2 * SD_ROW_PAD
     for i, (name, cards, hand) in enumerate(rows):
         top = MARGIN + i * (row_h + SD_ROW_GAP)
@@ -328,7 +372,7 @@ def render_showdown(
             draw.rounded_rectangle(box, radius=12, outline=FELT_LIGHT, width=2)
         x_name = MARGIN + SD_ROW_PAD + 6
         mid = top + row_h // 2
-        name_text = fit_text(name.strip() or "?", name_font, SD_NAME_W - 16)
+        name_text = name  # the column is as wide as the widest name: never cut
         draw.text(
             (x_name, mid - (14 if won else 0)), name_text, fill=TEXT, font=name_font, anchor="lm"
         )
@@ -338,10 +382,10 @@ def render_showdown(
             tag_box = (x_name, mid + 8, x_name + tw + 16, mid + 32)
             draw.rounded_rectangle(tag_box, radius=6, fill=GOLD)
             draw.text((x_name + 8, mid + 20), tag, fill=BLACK, font=tag_font, anchor="lm")
-        x_cards = MARGIN + SD_ROW_PAD + SD_NAME_W
+        x_cards = MARGIN + SD_ROW_PAD + name_w
         _paste_cards(canvas, cards, x_cards, top + SD_ROW_PAD, SD_CARD_W, SD_GAP)
         x_hand = x_cards + max_cards * SD_CARD_W + (max_cards - 1) * SD_GAP + 16
-        hand_text = fit_text(hand.strip(), hand_font, SD_HAND_W - 24)
+        hand_text = hand
         draw.text(
             (x_hand, mid), hand_text, fill=GOLD if won else TEXT_DIM, font=hand_font, anchor="lm"
         )

@@ -111,3 +111,56 @@ def seats_table(
 
 def _no_fence(text: str) -> str:
     return text.replace("`", "ˋ").replace("\n", " ")
+
+
+# ------------------------------------------------------------------ untrusted names
+
+NAME_LIMIT = 32
+"""Discord's own limit on a display name; a longer one is cut (it came from elsewhere)."""
+
+_KEEP_FORMAT = frozenset("\u200d\ufe0f")  # joiner and emoji presentation: parts of emoji
+_MARKDOWN = frozenset("\\*_~`|>[]()#-<@:!")
+"""Characters Discord's markdown gives a meaning to (emphasis, spoilers, quotes, links,
+headings, lists, mentions and custom emoji, auto-links ``https://``). Discord drops the
+backslash before any punctuation, so escaping them shows the name exactly as written."""
+
+
+def one_line(text: str, *, limit: int = NAME_LIMIT) -> str:
+    """``text`` without control characters or line breaks (each run of spacing becomes one
+    space), trimmed, at most ``limit`` characters; ``?`` when nothing is left. Safe for a
+    picture (a newline broke the drawing) and a code block line."""
+    kept = []
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
+        if ch.isspace() or category in ("Zl", "Zp"):
+            kept.append(" ")
+        elif category in ("Cc", "Cs", "Co", "Cn") or (category == "Cf" and ch not in _KEEP_FORMAT):
+            continue
+        else:
+            kept.append(ch)
+    cleaned = " ".join("".join(kept).split())[:limit].strip()
+    return cleaned or "?"
+
+
+def safe_name(name: str) -> str:
+    """A display name as it may enter a message or embed: :func:`one_line`, then every
+    markdown character escaped, so ``[Free chips](https://…)`` stays text, not a link, and
+    ``@everyone`` or ``<@123>`` stay text, not mentions (the bot also sends
+    ``allowed_mentions`` none). The one function every name passes through on its way
+    into text the bot posts; :func:`plain_name` undoes the escapes for a picture or a
+    code block, where markdown does not apply."""
+    return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in one_line(name))
+
+
+def plain_name(name: str) -> str:
+    """A name for a picture or a code block: the escapes of :func:`safe_name` removed,
+    and still one clean line (a name stored before escaping gets cleaned here too)."""
+    out = []
+    chars = iter(name)
+    for ch in chars:
+        if ch == "\\":
+            nxt = next(chars, "")
+            out.append(nxt if nxt in _MARKDOWN else ch + nxt)
+        else:
+            out.append(ch)
+    return one_line("".join(out))
