@@ -32,6 +32,7 @@ from bot.store.models import (
     Table,
     TableMessage,
 )
+from bot.store.preflight import DatabaseFileError
 
 __all__ = [
     "GAMES",
@@ -40,6 +41,7 @@ __all__ = [
     "ActionRecord",
     "AuditReport",
     "Contribution",
+    "DatabaseFileError",
     "Difference",
     "Hand",
     "HandFinish",
