@@ -33,8 +33,10 @@ from bot.store.models import (
     TableMessage,
 )
 from bot.store.preflight import DatabaseFileError
+from bot.store.privacy import FORGOTTEN, ForgetReport, forget_member
 
 __all__ = [
+    "FORGOTTEN",
     "GAMES",
     "LEDGER_KINDS",
     "Account",
@@ -43,6 +45,7 @@ __all__ = [
     "Contribution",
     "DatabaseFileError",
     "Difference",
+    "ForgetReport",
     "Hand",
     "HandFinish",
     "HandResult",
@@ -71,5 +74,6 @@ __all__ = [
     "TableMessage",
     "Tx",
     "backup_file",
+    "forget_member",
     "migrations",
 ]
