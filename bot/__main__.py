@@ -8,15 +8,36 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.cli import COMMANDS
 
 
-def build_parser() -> argparse.ArgumentParser:
+def version() -> str:
+    """The installed distribution's version; in a source tree that was never installed,
+    the one ``pyproject.toml`` declares (so the two cannot differ)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("homegame")
+    except PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        try:
+            found: str = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
+        return found
+
+
+def build_parser(prog: str = "python -m bot") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
+        prog=prog,
         description="Home Game: a Discord bot for home poker games and a chip league.",
     )
+    parser.add_argument("--version", action="version", version=f"homegame {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"bot.cli.{name.replace('-', '_')}")
@@ -26,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    # the installed console script says its own name in usage and errors
+    script = Path(sys.argv[0]).name if argv is None else ""
+    parser = build_parser("homegame" if script == "homegame" else "python -m bot")
     if not args_list and "run" in COMMANDS:
         args_list = ["run"]  # the bot is the default sub-command
     args = parser.parse_args(args_list)

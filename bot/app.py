@@ -36,6 +36,28 @@ EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.admin", "cogs.
 
 HEARTBEAT_SECONDS = 30.0
 
+INVITE_PERMISSIONS = 117760
+"""View Channels 1024 + Send Messages 2048 + Embed Links 16384 + Attach Files 32768 + Read
+Message History 65536: what the bot needs in a channel (README, Creating the application)."""
+
+RETRY_FIRST = 1.0
+RETRY_MAX = 60.0
+"""Login retries while Discord is unreachable: the first after RETRY_FIRST seconds, each
+later one twice as late, at most RETRY_MAX apart."""
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 link that adds the bot with the permissions it needs and slash commands."""
+    return (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or "no details"
+    return f"{type(exc).__name__}: {text}"
+
 
 async def freeze_heap_when_ready(bot: discord.Client) -> None:
     """Once ``bot`` is ready (modules, caches, restored tables: what lives as long as the
@@ -110,6 +132,9 @@ class HomeGameBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self._extensions = tuple(e for e in extensions if service is not None or e != "cogs.tables")
         self._heartbeat: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+        self._announced = False
+        self.retry_first = RETRY_FIRST
         self._render_start: asyncio.Task[None] | None = None
         self.tree.on_error = handle_error  # type: ignore[assignment]
 
@@ -135,6 +160,47 @@ class HomeGameBot(commands.AutoShardedBot):
             await self.sync_app_commands()
         if self.heartbeat_path is not None:
             self._heartbeat = asyncio.create_task(self._beat(self.heartbeat_path))
+
+    async def login(self, token: str) -> None:
+        """discord.py's login, tried again while Discord cannot be reached (no network, an
+        outage, a proxy down): one WARNING line per attempt, each wait twice the last (up to
+        :data:`RETRY_MAX`). A refused token (LoginFailure) still stops the bot at once."""
+        import aiohttp
+        from discord.utils import MISSING
+
+        delay, attempt = self.retry_first, 0
+        while not self._closing.is_set():
+            try:
+                await super().login(token)
+                return
+            except (aiohttp.ClientConnectionError, OSError, TimeoutError) as exc:
+                failure = exc
+            except discord.DiscordServerError as exc:  # a 5xx from Discord or a proxy
+                failure = exc
+            attempt += 1
+            log.warning(
+                "cannot reach Discord at %s (%s); retry %d in %.0f s",
+                self.settings.discord.api_base,
+                _one_line(failure),
+                attempt,
+                delay,
+            )
+            # the failed attempt's HTTP session: closed, and a fresh connector next time
+            await self.http.close()
+            self.http.connector = MISSING
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), delay)
+            delay = min(delay * 2, RETRY_MAX)
+        # closed while waiting to retry: start() must not go on to connect
+        raise discord.ClientException("the bot was stopped before it could log in")
+
+    async def on_ready(self) -> None:
+        if self._announced:  # READY again after a re-identify: said once is enough
+            return
+        self._announced = True
+        log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite link: %s", invite_url(self.application_id))
 
     async def sync_app_commands(self) -> None:
         """To the dev guild when configured (instant), else globally (up to an hour)."""
@@ -168,6 +234,7 @@ class HomeGameBot(commands.AutoShardedBot):
         )
 
     async def close(self) -> None:
+        self._closing.set()
         if self._render_start is not None and not self._render_start.done():
             self._render_start.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -177,4 +244,8 @@ class HomeGameBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
             self._heartbeat = None
+        if self.heartbeat_path is not None:
+            # a stopped bot is unhealthy now, not when the last beat grows old
+            with contextlib.suppress(OSError):
+                self.heartbeat_path.unlink(missing_ok=True)
         await super().close()

@@ -302,9 +302,8 @@ def load_settings(
         # already built: here, an injected environment and the file chosen above.
         return Settings(_build_sources=(sources, {}))
     except ValidationError as exc:
-        raise ConfigError(
-            _validation_error_line(exc, env_source=env_source, config_path=config_path)
-        ) from None
+        line = _validation_error_line(exc, env_source=env_source, config_path=config_path)
+        raise ConfigError(_mask_tokens(line, environ)) from None
     except ValueError as exc:
         # The env source could not decode a whole section given as JSON (HOMEGAME_DISCORD=…).
         match = re.search(r'field "(\w+)"', str(exc))
@@ -313,6 +312,23 @@ def load_settings(
             f"{ENV_PREFIX}{section.upper()}: not a JSON object; set one key at a time with "
             f"{ENV_PREFIX}{section.upper()}{ENV_DELIMITER}<KEY>"
         ) from None
+
+
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+"""A Discord bot token: the bot's id in base64, a timestamp, an HMAC, joined by dots."""
+
+
+def _mask_tokens(line: str, environ: Mapping[str, str]) -> str:
+    """``line`` with anything that is, or looks like, a bot token replaced by ``***``: a
+    token pasted into the wrong setting (``api_base = "MTIz..."``) must not be echoed back
+    in the error that names that setting."""
+    known = [
+        environ.get(name, "").strip()
+        for name in (f"{ENV_PREFIX}DISCORD{ENV_DELIMITER}TOKEN", TOKEN_ALIAS_ENV)
+    ]
+    for value in sorted((v for v in known if len(v) >= 8), key=len, reverse=True):
+        line = line.replace(value, MASK)
+    return _TOKEN_SHAPE.sub(MASK, line)
 
 
 def _toml_error_line(config_path: Path | None, exc: tomllib.TOMLDecodeError) -> str:

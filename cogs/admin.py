@@ -1,4 +1,4 @@
-"""League administration: ``/league setup|show|void``, ``/league season start|end``,
+"""League administration: ``/league setup|show|void|forget``, ``/league season start|end``,
 ``/chips grant|take``, ``/audit`` and ``/ledger export`` (``/hand action:void`` of the
 tables cog calls the same :func:`void_hand_here`).
 
@@ -12,6 +12,7 @@ changes.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -22,11 +23,13 @@ from discord.ext import commands
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv
 from bot.render.text import format_chips
-from bot.store import League
+from bot.store import League, forget_member
 from bot.store._base import UNSET
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
+
+log = logging.getLogger("homegame.admin")
 
 MANAGE = discord.Permissions(manage_guild=True)
 _NONE = discord.AllowedMentions.none()
@@ -313,6 +316,32 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
     )
     async def void(self, interaction: discord.Interaction) -> None:
         await void_hand_here(self.bot, interaction)
+
+    @league.command(
+        name="forget",
+        description="Remove a member's stored names and DM links; their ledger entries stay",
+    )
+    @app_commands.describe(
+        member="whose names to remove (their chips and ledger entries stay, for the audit)"
+    )
+    async def forget(self, interaction: discord.Interaction, member: discord.User) -> None:
+        guild_id = await self._require_admin(interaction)
+        names = {member.name, member.display_name, member.global_name or ""}
+        async with self.bot.store.transaction() as tx:
+            report = await forget_member(tx, guild_id, member.id, names=names)
+        log.info(
+            "league %s: %s removed the stored names of user %s (%d tables, %d histories)",
+            guild_id,
+            interaction.user.id,
+            member.id,
+            report.tables,
+            report.histories,
+        )
+        await interaction.response.send_message(
+            f"Removed the stored data of {member.mention}. {report.format()}",
+            ephemeral=True,
+            allowed_mentions=_NONE,
+        )
 
     # ------------------------------------------------------------------ /league season
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.engine.errors import HomeGameError
 
 log = logging.getLogger("homegame.run")
 
@@ -67,8 +68,16 @@ async def serve(settings: Settings) -> int:
     # gateway URL, so one setting moves both (a proxy, or the local fake Discord).
     Route.BASE = settings.discord.api_base
     db_path = settings.database.path
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    store = await Store.open(db_path)
+    try:
+        if not db_path.parent.is_dir():
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        # checks the file first (quick_check, schema), backs it up before a migration
+        store = await Store.open(db_path, backup_dir=settings.backup.dir)
+    except (HomeGameError, OSError) as exc:
+        why = exc.message if isinstance(exc, HomeGameError) else f"{db_path}: {exc.strerror}"
+        log.error("cannot open the database: %s", why)
+        print(f"homegame: {why}", file=sys.stderr)
+        return 2
     relay = PublishRelay()
     service = TableService(store, subscriber=relay)
     bot = HomeGameBot(

@@ -50,7 +50,33 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=sandbox)
 
 
+def writable_file(path: Path) -> str | None:
+    """Why ``path`` cannot be written (one line), or None: checked before the game, so a
+    bad ``--showdown-png`` is refused at once instead of after the whole game. Opening the
+    file for appending is the one test that tells the truth (permissions, a read-only file
+    system, a missing folder); a file that did not exist is removed again."""
+    if path.is_dir():
+        return f"--showdown-png {path} is a folder; name a .png file"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"--showdown-png {path}: the folder {folder} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        return f"--showdown-png {path} cannot be written: {exc.strerror}"
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
 def sandbox(args: argparse.Namespace) -> int:
+    if args.showdown_png is not None:
+        why = writable_file(args.showdown_png)
+        if why is not None:
+            print(f"sandbox: {why}", file=sys.stderr)
+            return 2
     from bot.ops.sandbox import SandboxArgumentError, SandboxError, run_sandbox
 
     # the bot's own log lines would drown the transcript: warnings only

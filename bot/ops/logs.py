@@ -80,10 +80,37 @@ class SecretFilter(logging.Filter):
         return True
 
 
+_QUIET_CLIENT = ("voice will NOT be supported", "logging in using static token")
+
+
 def _drop_voice_notice(record: logging.LogRecord) -> bool:
     """discord.py warns at start-up that voice needs PyNaCl/davey; the bot never uses voice,
-    so the two lines would only alarm an operator."""
-    return not (record.name == "discord.client" and "voice will NOT be supported" in record.msg)
+    so the two lines would only alarm an operator. Its "logging in" line would repeat at
+    every login retry (bot.app logs its own line per retry)."""
+    return not (
+        record.name == "discord.client" and any(text in str(record.msg) for text in _QUIET_CLIENT)
+    )
+
+
+_RECONNECTS = ("Failed to connect for shard_id", "Attempting a reconnect")
+
+
+def _one_line_reconnect(record: logging.LogRecord) -> bool:
+    """discord.py logs each failed gateway (re)connection with its whole traceback, every few
+    seconds while Discord is unreachable: one WARNING line with the error instead."""
+    if (
+        record.name.startswith("discord.")
+        and record.exc_info
+        and any(text in str(record.msg) for text in _RECONNECTS)
+    ):
+        exc = record.exc_info[1]
+        detail = " ".join(str(exc).split()) or "no details"
+        record.msg = f"{record.getMessage()} ({type(exc).__name__}: {detail})"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
 
 
 def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> logging.Handler:
@@ -95,6 +122,7 @@ def setup_logging(settings: Settings, *, stream: IO[str] | None = None) -> loggi
     handler = logging.StreamHandler(sys.stderr if stream is None else stream)
     handler.setFormatter(logging.Formatter(FORMAT))
     token = settings.discord.token
+    handler.addFilter(_one_line_reconnect)  # before the mask: it folds the error into the line
     handler.addFilter(SecretFilter([token.get_secret_value()] if token is not None else []))
     handler.addFilter(_drop_voice_notice)
     handler._homegame = True  # type: ignore[attr-defined]

@@ -33,15 +33,20 @@ from bot.store.models import (
     Table,
     TableMessage,
 )
+from bot.store.preflight import DatabaseFileError
+from bot.store.privacy import FORGOTTEN, ForgetReport, forget_member
 
 __all__ = [
+    "FORGOTTEN",
     "GAMES",
     "LEDGER_KINDS",
     "Account",
     "ActionRecord",
     "AuditReport",
     "Contribution",
+    "DatabaseFileError",
     "Difference",
+    "ForgetReport",
     "Hand",
     "HandFinish",
     "HandResult",
@@ -71,5 +76,6 @@ __all__ = [
     "TableMessage",
     "Tx",
     "backup_file",
+    "forget_member",
     "migrations",
 ]

@@ -41,6 +41,7 @@ from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import MigrationError, StoreError
+from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri
 from bot.store.stats import StatsOps
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,8 @@ class Store:
         self.schema_version = version
         self.applied: tuple[int, ...] = ()
         """Migrations this open applied (empty when the schema was already current)."""
+        self.pre_migration_backup: Path | None = None
+        """The copy taken before this open migrated an existing database (None: none)."""
 
     @classmethod
     async def open(
@@ -138,11 +141,60 @@ class Store:
         clock: Callable[[], float] = time.time,
         busy_timeout_ms: int = 5000,
         migrate: bool = True,
+        read_only: bool = False,
+        backup_dir: str | Path | None = None,
     ) -> Store:
         """Open (creating if needed) the database at ``path``, set the pragmas and apply the
         pending migrations, each in its own transaction. With ``migrate=False`` an outdated
-        schema raises :class:`MigrationError` instead."""
+        schema raises :class:`MigrationError` instead.
+
+        First the file is checked (:func:`~bot.store.preflight.inspect_file`: a folder, not
+        SQLite, damaged, a newer schema: one :class:`DatabaseFileError` line). ``backup_dir``:
+        an existing database about to be migrated is first copied there (SQLite's backup
+        API) as ``homegame-before-schema-NNNN-<time>.db``; :attr:`pre_migration_backup`
+        names it. ``read_only``: open an existing file for reading only (immutable on a
+        read-only file system), never migrate, never write."""
         path = Path(path)
+        known = migrations()
+        latest = known[-1].version if known else 0
+        found = await asyncio.to_thread(inspect_file, path, latest=latest, must_exist=read_only)
+        if read_only:
+            return await cls._open_read_only(path, clock, busy_timeout_ms)
+        saved: Path | None = None
+        if migrate and backup_dir is not None and found is not None and 0 < found < latest:
+            saved = await _backup_before_migration(path, Path(backup_dir), found, latest)
+        try:
+            store = await cls._open_writable(path, clock, busy_timeout_ms, migrate=migrate)
+        except sqlite3.Error as exc:
+            hint = "; is the file or its folder read-only?" if "readonly" in str(exc) else ""
+            raise DatabaseFileError(f"{path}: {exc}{hint}") from None
+        store.pre_migration_backup = saved
+        return store
+
+    @classmethod
+    async def _open_read_only(
+        cls, path: Path, clock: Callable[[], float], busy_timeout_ms: int
+    ) -> Store:
+        try:
+            db = await aiosqlite.connect(read_only_uri(path), uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise DatabaseFileError(f"{path} does not open read-only: {exc}") from None
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await _migrate(db, dry=True)
+            version = await _user_version(db)
+        except BaseException as exc:
+            await db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise DatabaseFileError(f"{path} cannot be read: {exc}") from None
+            raise
+        return cls(db, path, clock, version, None)
+
+    @classmethod
+    async def _open_writable(
+        cls, path: Path, clock: Callable[[], float], busy_timeout_ms: int, *, migrate: bool
+    ) -> Store:
         # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE ourselves
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
@@ -393,6 +445,30 @@ def _run_batch(
     return out
 
 
+async def _backup_before_migration(path: Path, folder: Path, version: int, latest: int) -> Path:
+    """Copy the database at ``path`` (schema ``version``) into ``folder`` before it is
+    migrated to ``latest``; a name the daily backup's pruning never matches, so it stays."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    out = folder / f"homegame-before-schema-{latest:04d}-{stamp}.db"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        await backup_file(path, out)
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        why = exc.message if isinstance(exc, StoreError) else str(exc)
+        raise DatabaseFileError(
+            f"{path}: no backup could be written to {folder} before migrating schema "
+            f"{version} to {latest} ({why}); nothing was changed"
+        ) from None
+    log.warning(
+        "%s: schema %d is older than %d; backed up to %s before migrating",
+        path,
+        version,
+        latest,
+        out,
+    )
+    return out
+
+
 def _rollback_if_open(conn: sqlite3.Connection) -> None:
     """On the connection's thread: roll back if a transaction is still open (a statement
     in flight when the block failed may already have ended it)."""
@@ -409,7 +485,7 @@ async def backup_file(path: str | Path, out: str | Path) -> None:
 
     async def copy(target: sqlite3.Connection) -> None:
         # read-only URI: a backup must never change (or create) its source
-        async with aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as src:
+        async with aiosqlite.connect(read_only_uri(path), uri=True) as src:
             await src.backup(target)
 
     await _backup_to(out, copy)
