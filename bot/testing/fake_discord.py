@@ -29,15 +29,12 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.testing.fake_model import (
-    ADMINISTRATOR,
-    ATTACH_FILES,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE,
-    EMBED_LINKS,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     JSON,
-    SEND_MESSAGES,
+    MANAGE_MESSAGES,
     VIEW_CHANNEL,
     FakeChannel,
     FakeDiscordError,
@@ -52,6 +49,16 @@ from bot.testing.fake_model import (
     StoredAttachment,
     iso_now,
     walk_components,
+)
+from bot.testing.fake_rules import (
+    OLD_MESSAGE_AGE,
+    ApiError,
+    bot_permissions,
+    check_edit,
+    check_message,
+    check_post,
+    check_read,
+    invalid_form,
 )
 
 __all__ = [
@@ -80,20 +87,6 @@ ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
 
 _COMMAND_NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 _KEPT_FLAGS = FLAG_EPHEMERAL | (1 << 2) | (1 << 12) | (1 << 15)  # suppress embeds, silent, v2
-
-
-class _ApiError(Exception):
-    """A Discord JSON error answer (status, code, message)."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-def _invalid_form(message: str) -> _ApiError:
-    return _ApiError(400, 50035, f"Invalid Form Body: {message}")
 
 
 def _json_response(
@@ -338,6 +331,7 @@ class FakeDiscord:
         ack_deadline: float | None = 3.0,
         heartbeat_interval: float = 41.25,
         clock: Callable[[], float] = time.monotonic,
+        old_message_edits: int = 0,
     ) -> None:
         self.token = token or secrets.token_urlsafe(24)
         self.token_ttl = token_ttl
@@ -345,7 +339,12 @@ class FakeDiscord:
         self.ack_deadline = ack_deadline
         self.heartbeat_interval = heartbeat_interval
         self.clock = clock
-        self._ids = Snowflakes()
+        #: Seconds the fake's wall clock is ahead of real time (:meth:`advance`).
+        self.time_offset = 0.0
+        #: Edits Discord accepts to a message older than an hour before answering 30046
+        #: (Discord does not publish the number; 0 is the strictest reading).
+        self.old_message_edits = old_message_edits
+        self._ids = Snowflakes(self.now)
         self.bot_user = FakeUser(self._ids.next(), bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.owner = FakeUser(self._ids.next(), "app-owner")
@@ -413,8 +412,54 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
+    def now(self) -> float:
+        """The fake's wall clock (Unix seconds): message timestamps, snowflakes and the
+        one-hour edit cap follow it. The interaction windows (3 s, 15 min) follow ``clock``."""
+        return time.time() + self.time_offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the wall clock forward: every message ages by ``seconds`` at once."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.time_offset += seconds
+
+    def age(self, message: FakeMessage) -> float:
+        """Seconds since ``message`` was created, on the fake's wall clock."""
+        return self.now() - message.born
+
+    def set_bot_permissions(self, channel: FakeChannel, *, allow: int = 0, deny: int = 0) -> None:
+        """Give the bot a member overwrite in ``channel`` (``deny`` removes permissions its
+        roles grant, ``allow`` adds); sent as CHANNEL_UPDATE, and interactions from the
+        channel carry the result in ``app_permissions``."""
+        if channel.guild is None:
+            raise FakeDiscordError("DM channels have no permission overwrites")
+        channel.overwrites[self.bot_user.id] = (allow, deny)
+        self._dispatch_guild(channel.guild, "CHANNEL_UPDATE", channel.payload())
+
+    def bot_permissions(self, channel: FakeChannel) -> int:
+        """The bot's effective permissions in ``channel``."""
+        guild = channel.guild
+        return bot_permissions(channel, guild.member(self.bot_user) if guild else None)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes ``channel``: every request to it answers 404 10003."""
+        guild = channel.guild
+        if guild is None:
+            raise FakeDiscordError("the fake does not delete DM channels")
+        channel.deleted = True
+        guild.channels.remove(channel)
+        del self.channels[channel.id]
+        self._dispatch_guild(guild, "CHANNEL_DELETE", channel.payload())
+
+    def delete_message(self, message: FakeMessage) -> None:
+        """A moderator (or the user, in a DM) deletes ``message``: 404 10008 from then on."""
+        if message.deleted:
+            raise FakeDiscordError(f"message {message.id} is already deleted")
+        self._delete(message)
+
     def close_dms(self, user: FakeUser) -> None:
-        """The user refuses DMs from server members: sends to them fail with 50007."""
+        """The user refuses DMs from server members: sends to them, and edits of messages
+        already sent to them, fail with 50007."""
         user.dm_open = False
 
     def open_dms(self, user: FakeUser) -> None:
@@ -852,7 +897,7 @@ class FakeDiscord:
                 return _json_response(401, {"message": "401: Unauthorized", "code": 0})
             try:
                 return await handler(request, *match.groups())
-            except _ApiError as err:
+            except ApiError as err:
                 body: JSON = {"message": err.message, "code": err.code}
                 if err.code == 50035:
                     body["errors"] = {}
@@ -931,7 +976,7 @@ class FakeDiscord:
     async def _get_user(self, request: web.Request, uid: str) -> web.Response:
         user = self.users.get(int(uid))
         if user is None:
-            raise _ApiError(404, 10013, "Unknown User")
+            raise ApiError(404, 10013, "Unknown User")
         return _json_response(200, user.payload())
 
     async def _get_application(self, request: web.Request) -> web.Response:
@@ -955,7 +1000,7 @@ class FakeDiscord:
     async def _get_guild(self, request: web.Request, gid: str) -> web.Response:
         guild = self.guilds.get(int(gid))
         if guild is None:
-            raise _ApiError(404, 10004, "Unknown Guild")
+            raise ApiError(404, 10004, "Unknown Guild")
         data = guild.payload()
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             data.pop(key)
@@ -964,50 +1009,50 @@ class FakeDiscord:
     async def _get_member(self, request: web.Request, gid: str, uid: str) -> web.Response:
         guild = self.guilds.get(int(gid))
         if guild is None:
-            raise _ApiError(404, 10004, "Unknown Guild")
+            raise ApiError(404, 10004, "Unknown Guild")
         member = guild.member(int(uid))
         if member is None:
-            raise _ApiError(404, 10007, "Unknown Member")
+            raise ApiError(404, 10007, "Unknown Member")
         return _json_response(200, member.payload())
 
     # ------------------------------------------------------------------ REST: commands
 
     def _command_store(self, app: str, gid: str | None) -> dict[str, JSON]:
         if int(app) != self.application_id:
-            raise _ApiError(403, 50001, "Missing Access")
+            raise ApiError(403, 50001, "Missing Access")
         if gid is None:
             return self.global_commands
         if int(gid) not in self.guilds:
-            raise _ApiError(404, 10004, "Unknown Guild")
+            raise ApiError(404, 10004, "Unknown Guild")
         return self.guild_commands.setdefault(int(gid), {})
 
     def _check_command(self, data: JSON) -> None:
         kind = data.get("type", 1)
         name = data.get("name", "")
         if kind == 1 and not _COMMAND_NAME.match(name):
-            raise _invalid_form(f"command name {name!r} must match {_COMMAND_NAME.pattern}")
+            raise invalid_form(f"command name {name!r} must match {_COMMAND_NAME.pattern}")
         description = data.get("description", "")
         if kind == 1 and not 1 <= len(description) <= 100:
-            raise _invalid_form(f"command {name!r}: description must be 1-100 characters")
+            raise invalid_form(f"command {name!r}: description must be 1-100 characters")
         self._check_options(name, data.get("options") or [])
 
     def _check_options(self, where: str, options: Sequence[JSON]) -> None:
         if len(options) > 25:
-            raise _invalid_form(f"{where}: more than 25 options")
+            raise invalid_form(f"{where}: more than 25 options")
         seen_optional = False
         for option in options:
             name = option.get("name", "")
             if not _COMMAND_NAME.match(name):
-                raise _invalid_form(f"{where}: option name {name!r} is invalid")
+                raise invalid_form(f"{where}: option name {name!r} is invalid")
             if not 1 <= len(option.get("description", "")) <= 100:
-                raise _invalid_form(f"{where}.{name}: description must be 1-100 characters")
+                raise invalid_form(f"{where}.{name}: description must be 1-100 characters")
             if len(option.get("choices") or []) > 25:
-                raise _invalid_form(f"{where}.{name}: more than 25 choices")
+                raise invalid_form(f"{where}.{name}: more than 25 choices")
             if option.get("type") in (1, 2):
                 self._check_options(f"{where} {name}", option.get("options") or [])
             elif option.get("required"):
                 if seen_optional:
-                    raise _invalid_form(f"{where}: required option {name!r} after optional")
+                    raise invalid_form(f"{where}: required option {name!r} after optional")
             else:
                 seen_optional = True
 
@@ -1036,7 +1081,7 @@ class FakeDiscord:
         store = self._command_store(app, gid)
         body, _ = await self._read_body(request)
         if not isinstance(body, list) or len(body) > 100:
-            raise _invalid_form("expected a list of at most 100 commands")
+            raise invalid_form("expected a list of at most 100 commands")
         for data in body:
             self._check_command(data)
         new = {}
@@ -1061,59 +1106,29 @@ class FakeDiscord:
     def _channel(self, cid: str) -> FakeChannel:
         channel = self.channels.get(int(cid))
         if channel is None:
-            raise _ApiError(404, 10003, "Unknown Channel")
+            raise ApiError(404, 10003, "Unknown Channel")
         return channel
+
+    def _check_dm_open(self, channel: FakeChannel) -> None:
+        user = channel.recipient
+        assert user is not None
+        shares_guild = any(user.id in g.members for g in self.guilds.values())
+        if not user.dm_open or not shares_guild or user.bot:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
 
     def _check_bot_may_post(self, channel: FakeChannel, body: JSON, files: int) -> None:
         if channel.guild is None:
-            user = channel.recipient
-            assert user is not None
-            shares_guild = any(user.id in g.members for g in self.guilds.values())
-            if not user.dm_open or not shares_guild or user.bot:
-                raise _ApiError(403, 50007, "Cannot send messages to this user")
+            self._check_dm_open(channel)
             return
-        member = channel.guild.member(self.bot_user)
-        perms = member.permissions if member else 0
-        needed = VIEW_CHANNEL | SEND_MESSAGES
-        if body.get("embeds"):
-            needed |= EMBED_LINKS
-        if files:
-            needed |= ATTACH_FILES
-        if perms & ADMINISTRATOR == 0 and perms & needed != needed:
-            raise _ApiError(403, 50013, "Missing Permissions")
+        check_post(
+            self.bot_permissions(channel),
+            embeds=bool(body.get("embeds")),
+            files=files,
+            reply=body.get("message_reference") is not None,
+        )
 
     def _validate_message(self, body: JSON, *, creating: bool, files: int) -> None:
-        content = body.get("content")
-        if content is not None and len(str(content)) > 2000:
-            raise _invalid_form("content: must be 2000 or fewer in length")
-        embeds = body.get("embeds") or []
-        if len(embeds) > 10:
-            raise _invalid_form("embeds: must be 10 or fewer in length")
-        components = body.get("components") or []
-        v2 = bool((body.get("flags") or 0) & (1 << 15))
-        if not v2:
-            if len(components) > 5:
-                raise _invalid_form("components: must be 5 or fewer in length")
-            for row in components:
-                if row.get("type") != 1:
-                    raise _invalid_form("components: top level must be action rows")
-                if len(row.get("components", [])) > 5:
-                    raise _invalid_form("components: an action row holds at most 5 components")
-        custom_ids: set[str] = set()
-        for component in walk_components(components):
-            custom_id = component.get("custom_id")
-            if custom_id is not None:
-                if len(custom_id) > 100:
-                    raise _invalid_form(f"custom_id {custom_id[:20]!r}…: over 100 characters")
-                if custom_id in custom_ids:
-                    raise _invalid_form(f"custom_id {custom_id!r} used twice in one message")
-                custom_ids.add(custom_id)
-            if len(str(component.get("label") or "")) > 80:
-                raise _invalid_form("button label: over 80 characters")
-            if len(component.get("options") or []) > 25:
-                raise _invalid_form("select: more than 25 options")
-        if creating and not (content or embeds or components or files or body.get("poll")):
-            raise _ApiError(400, 50006, "Cannot send an empty message")
+        check_message(body, creating=creating, attachments=files)
 
     def _version_from(
         self,
@@ -1146,7 +1161,7 @@ class FakeDiscord:
                         )
                     kept.append(file)
                 else:
-                    raise _invalid_form(f"attachments: unknown attachment id {ref_id}")
+                    raise invalid_form(f"attachments: unknown attachment id {ref_id}")
             attachments = tuple(kept)
         else:
             attachments = previous.attachments + tuple(files[i] for i in sorted(files))
@@ -1159,7 +1174,7 @@ class FakeDiscord:
                 sticky = previous.flags & (FLAG_EPHEMERAL | FLAG_LOADING)
                 flags = sticky | (int(body["flags"]) & _KEPT_FLAGS & ~FLAG_EPHEMERAL)
         return MessageVersion(
-            content, embeds, components, attachments, flags, self.clock(), iso_now()
+            content, embeds, components, attachments, flags, self.clock(), iso_now(self.now())
         )
 
     def _create_message(
@@ -1196,6 +1211,8 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
             webhook_id=self.application_id if interaction else None,
             message_type=message_type,
+            created_at=iso_now(self.now()),
+            born=self.now(),
         )
         self.messages[message.id] = message
         if ephemeral_to is None:
@@ -1205,7 +1222,21 @@ class FakeDiscord:
     def _edit(
         self, message: FakeMessage, body: JSON, files: Mapping[int, StoredAttachment]
     ) -> FakeMessage:
-        self._validate_message(body, creating=False, files=len(files))
+        if "attachments" in body:
+            kept = len(body["attachments"] or ())
+        else:
+            kept = len(message.attachments) + len(files)
+        self._validate_message(body, creating=False, files=kept)
+        if self.age(message) > OLD_MESSAGE_AGE:
+            # message.mdx's edits are not limited by age, but Discord caps them (30046)
+            if message.old_edits >= self.old_message_edits:
+                raise ApiError(
+                    400,
+                    30046,
+                    "Maximum number of edits to messages older than 1 hour reached. "
+                    "Try again later",
+                )
+            message.old_edits += 1
         version = self._version_from(body, files, message.latest)
         if message.loading:
             version = MessageVersion(
@@ -1234,7 +1265,10 @@ class FakeDiscord:
         return message.payload(self.base_url, application_id=self.application_id)
 
     async def _get_channel(self, request: web.Request, cid: str) -> web.Response:
-        return _json_response(200, self._channel(cid).payload())
+        channel = self._channel(cid)
+        if not self.bot_permissions(channel) & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        return _json_response(200, channel.payload())
 
     async def _typing(self, request: web.Request, cid: str) -> web.Response:
         self._channel(cid)
@@ -1244,12 +1278,13 @@ class FakeDiscord:
         body, _ = await self._read_body(request)
         user = self.users.get(int(body.get("recipient_id", 0)))
         if user is None:
-            raise _ApiError(404, 10013, "Unknown User")
+            raise ApiError(404, 10013, "Unknown User")
         # Discord opens the channel even when the user refuses DMs; only sending fails.
         return _json_response(200, self.dm_channel(user).payload())
 
     async def _list_messages(self, request: web.Request, cid: str) -> web.Response:
         channel = self._channel(cid)
+        check_read(self.bot_permissions(channel))
         limit = int(request.query.get("limit", 50))
         messages = self.channel_messages(channel)[::-1][:limit]
         return _json_response(200, [self._message_json(m) for m in messages])
@@ -1264,28 +1299,41 @@ class FakeDiscord:
 
     def _channel_message(self, cid: str, mid: str) -> FakeMessage:
         channel = self._channel(cid)
+        if not self.bot_permissions(channel) & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
         message = self.messages.get(int(mid))
         if message is None or message.channel is not channel or message.deleted:
-            raise _ApiError(404, 10008, "Unknown Message")
+            raise ApiError(404, 10008, "Unknown Message")
         if message.ephemeral_to is not None:
-            raise _ApiError(404, 10008, "Unknown Message")  # only its webhook can touch it
+            raise ApiError(404, 10008, "Unknown Message")  # only its webhook can touch it
         return message
 
     async def _get_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
+        check_read(self.bot_permissions(self._channel(cid)))
         return _json_response(200, self._message_json(self._channel_message(cid, mid)))
 
     async def _edit_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
         message = self._channel_message(cid, mid)
         body, files = await self._read_body(request)
-        if message.author is not self.bot_user:
-            raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
         if message.channel.is_dm:
-            self._check_bot_may_post(message.channel, {}, 0)
+            self._check_dm_open(message.channel)
+        else:
+            check_edit(
+                self.bot_permissions(message.channel),
+                embeds=bool(body.get("embeds")),
+                files=len(files),
+            )
+        if message.author is not self.bot_user:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         self._edit(message, body, files)
         return _json_response(200, self._message_json(message))
 
     async def _delete_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
         message = self._channel_message(cid, mid)
+        if not message.channel.is_dm:
+            perms = self.bot_permissions(message.channel)
+            if message.author is not self.bot_user and not perms & MANAGE_MESSAGES:
+                raise ApiError(403, 50013, "Missing Permissions")
         self._delete(message)
         return web.Response(status=204)
 
@@ -1307,24 +1355,24 @@ class FakeDiscord:
     async def _callback(self, request: web.Request, iid: str, token: str) -> web.Response:
         record = self.interactions.get(int(iid))
         if record is None or record.token != token:
-            raise _ApiError(404, 10062, "Unknown interaction")
+            raise ApiError(404, 10062, "Unknown interaction")
         now = self.clock()
         age = now - record.dispatched_at
         body, files = await self._read_body(request)
         try:
             if age > self.token_ttl:
-                raise _ApiError(401, 50027, "Invalid Webhook Token")
+                raise ApiError(401, 50027, "Invalid Webhook Token")
             if record.acked_at is not None:
-                raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
+                raise ApiError(400, 40060, "Interaction has already been acknowledged.")
             if self.ack_deadline is not None and age > self.ack_deadline:
-                raise _ApiError(404, 10062, "Unknown interaction")
+                raise ApiError(404, 10062, "Unknown interaction")
             kind = body.get("type")
             if kind not in ALLOWED_CALLBACKS.get(record.type, frozenset()):
-                raise _invalid_form(f"callback type {kind} not valid for interaction {record.type}")
+                raise invalid_form(f"callback type {kind} not valid for interaction {record.type}")
             data = body.get("data") or {}
             if kind in (4, 7):
                 self._validate_message(data, creating=kind == 4, files=len(files))
-        except _ApiError as err:
+        except ApiError as err:
             record.refused.append(err.code)
             raise
         record.acked_at = now
@@ -1386,16 +1434,16 @@ class FakeDiscord:
 
     def _record_for_token(self, app: str, token: str) -> InteractionRecord:
         if int(app) != self.application_id:
-            raise _ApiError(404, 10015, "Unknown Webhook")
+            raise ApiError(404, 10015, "Unknown Webhook")
         for record in self.interactions.values():
             if record.token == token:
                 if self.clock() - record.dispatched_at > self.token_ttl:
                     record.refused.append(50027)
-                    raise _ApiError(401, 50027, "Invalid Webhook Token")
+                    raise ApiError(401, 50027, "Invalid Webhook Token")
                 if record.acked_at is None:
-                    raise _ApiError(404, 10015, "Unknown Webhook")
+                    raise ApiError(404, 10015, "Unknown Webhook")
                 return record
-        raise _ApiError(401, 50027, "Invalid Webhook Token")
+        raise ApiError(401, 50027, "Invalid Webhook Token")
 
     def _webhook_message(self, record: InteractionRecord, mid: str) -> FakeMessage:
         if mid == "@original":
@@ -1405,7 +1453,7 @@ class FakeDiscord:
             if message is not record.original and message not in record.followups:
                 message = None
         if message is None or message.deleted:
-            raise _ApiError(404, 10008, "Unknown Message")
+            raise ApiError(404, 10008, "Unknown Message")
         return message
 
     async def _followup(self, request: web.Request, app: str, token: str) -> web.Response:
@@ -1475,6 +1523,8 @@ class FakeDiscord:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         guild = channel.guild
+        if channel.deleted:
+            raise FakeDiscordError(f"{channel!r} was deleted")
         if guild is None:
             if channel.recipient is not user:
                 raise FakeDiscordError(f"{user!r} cannot act in {channel!r}")
@@ -1489,7 +1539,7 @@ class FakeDiscord:
             payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
             payload["member"] = member.payload(with_permissions=True)
-            payload["app_permissions"] = str(bot_member.permissions if bot_member else 0)
+            payload["app_permissions"] = str(bot_permissions(channel, bot_member))
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
         return iid, token, payload

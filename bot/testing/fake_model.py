@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,21 +56,25 @@ class FakeDiscordError(AssertionError):
 
 
 class Snowflakes:
-    """Real-looking, strictly increasing snowflakes (timestamp in the top bits)."""
+    """Real-looking, strictly increasing snowflakes (timestamp in the top bits, from
+    ``wall``: the fake's wall clock, which a test may move forward)."""
 
-    def __init__(self) -> None:
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self._counter = itertools.count(1)
         self._last = 0
+        self.wall = wall
 
     def next(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = int(self.wall() * 1000) - DISCORD_EPOCH_MS
         value = (ms << 22) | (next(self._counter) & 0xFFF)
         self._last = max(value, self._last + 1)
         return self._last
 
 
-def iso_now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat()
+def iso_now(wall: float | None = None) -> str:
+    if wall is None:
+        return dt.datetime.now(dt.UTC).isoformat()
+    return dt.datetime.fromtimestamp(wall, dt.UTC).isoformat()
 
 
 @dataclass(eq=False)
@@ -168,6 +172,9 @@ class FakeChannel:
     guild: FakeGuild | None = None
     recipient: FakeUser | None = None
     position: int = 0
+    #: Member permission overwrites: user id -> (allow, deny) bits (``set_bot_permissions``).
+    overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
+    deleted: bool = False
 
     @property
     def is_dm(self) -> bool:
@@ -193,7 +200,10 @@ class FakeChannel:
             "guild_id": str(self.guild.id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(uid), "type": 1, "allow": str(allow), "deny": str(deny)}
+                for uid, (allow, deny) in self.overwrites.items()
+            ],
             "parent_id": None,
             "topic": None,
             "nsfw": False,
@@ -342,6 +352,10 @@ class FakeMessage:
     message_type: int = 0
     created_at: str = field(default_factory=iso_now)
     deleted: bool = False
+    #: The fake's wall-clock time when the message was created (its age: ``FakeDiscord.now``).
+    born: float = field(default_factory=time.time)
+    #: Edits accepted after the message turned one hour old (Discord caps them: 30046).
+    old_edits: int = 0
 
     @property
     def latest(self) -> MessageVersion:

@@ -1,0 +1,239 @@
+"""What real Discord refuses, for the fake: the length and count limits of a message body
+(400, code 50035), the bot's permissions in a channel (403, 50001 / 50013) and the cap on
+edits to messages older than an hour (30046).
+
+Each limit names its source: the API documentation (``discord/discord-api-docs``, files
+under ``developers/``; read at commit c98d64bc, 2026-08-06) or the OpenAPI description
+(``discord/discord-api-spec``, ``specs/openapi.json``). The error codes are from
+``developers/topics/opcodes-and-status-codes.mdx``, "JSON Error Codes".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.testing.fake_model import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeMember,
+    walk_components,
+)
+
+JSON = dict[str, Any]
+
+# developers/resources/message.mdx, "Create Message" / "Edit Message" JSON params:
+# "content: Message contents (up to 2000 characters)", "embeds: Up to 10 rich embeds
+# (up to 6000 characters)".
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+# developers/resources/message.mdx, "Embed Limits" (inclusive; the 6,000 is summed over
+# title, description, field names and values, footer text and author name of every embed).
+MAX_EMBED_TITLE = 256
+MAX_EMBED_DESCRIPTION = 4096
+MAX_EMBED_FIELDS = 25
+MAX_FIELD_NAME = 256
+MAX_FIELD_VALUE = 1024
+MAX_FOOTER = 2048
+MAX_AUTHOR_NAME = 256
+MAX_EMBED_TOTAL = 6000
+# developers/components/reference.mdx: "Legacy messages allow up to 5 action rows as
+# top-level components"; "Action Row": "Up to 5 interactive button components or a single
+# select component"; "Button Structure": "label: max 80 characters"; "Custom ID": "a string
+# of 1 to 100 characters", unique per message; "String Select Structure": "options: max 25";
+# "Select Option Structure": label, value and description "max 100 characters".
+MAX_ACTION_ROWS = 5
+MAX_ROW_BUTTONS = 5
+MAX_BUTTON_LABEL = 80
+MAX_CUSTOM_ID = 100
+MAX_SELECT_OPTIONS = 25
+MAX_OPTION_TEXT = 100
+# developers/components/reference.mdx: "Messages allow up to 40 total components" (v2).
+MAX_V2_COMPONENTS = 40
+# specs/openapi.json, MessageCreateRequest.attachments: "maxItems": 10.
+MAX_ATTACHMENTS = 10
+
+# opcodes-and-status-codes.mdx: "30046 Maximum number of edits to messages older than 1
+# hour reached. Try again later". How many such edits Discord lets through is not
+# published; the fake allows ``FakeDiscord.old_message_edits`` per message (0 by default:
+# the strictest reading, so a bot that relies on editing old messages fails in tests).
+OLD_MESSAGE_AGE = 3600.0
+
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+class ApiError(Exception):
+    """A Discord JSON error answer (status, code, message)."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def invalid_form(message: str) -> ApiError:
+    return ApiError(400, 50035, f"Invalid Form Body: {message}")
+
+
+def missing_access() -> ApiError:
+    """50001: the bot cannot see the channel (no View Channel)."""
+    return ApiError(403, 50001, "Missing Access")
+
+
+def missing_permissions() -> ApiError:
+    """50013: "You lack permissions to perform that action"."""
+    return ApiError(403, 50013, "Missing Permissions")
+
+
+def _text(value: Any) -> str:
+    # the embed limits count characters after trimming (message.mdx, "Embed Limits")
+    return str(value or "").strip()
+
+
+def check_embeds(embeds: Sequence[Mapping[str, Any]]) -> None:
+    """The "Embed Limits" of message.mdx, each embed and all of them together."""
+    if len(embeds) > MAX_EMBEDS:
+        raise invalid_form(f"embeds: must be {MAX_EMBEDS} or fewer in length")
+    total = 0
+    for n, embed in enumerate(embeds):
+        where = f"embeds.{n}"
+        title = _text(embed.get("title"))
+        description = _text(embed.get("description"))
+        footer = _text((embed.get("footer") or {}).get("text"))
+        author = _text((embed.get("author") or {}).get("name"))
+        for name, text, limit in (
+            ("title", title, MAX_EMBED_TITLE),
+            ("description", description, MAX_EMBED_DESCRIPTION),
+            ("footer.text", footer, MAX_FOOTER),
+            ("author.name", author, MAX_AUTHOR_NAME),
+        ):
+            if len(text) > limit:
+                raise invalid_form(f"{where}.{name}: must be {limit} or fewer in length")
+        total += len(title) + len(description) + len(footer) + len(author)
+        fields = embed.get("fields") or []
+        if len(fields) > MAX_EMBED_FIELDS:
+            raise invalid_form(f"{where}.fields: must be {MAX_EMBED_FIELDS} or fewer in length")
+        for i, fld in enumerate(fields):
+            name, value = _text(fld.get("name")), _text(fld.get("value"))
+            if len(name) > MAX_FIELD_NAME:
+                raise invalid_form(f"{where}.fields.{i}.name: must be {MAX_FIELD_NAME} or fewer")
+            if len(value) > MAX_FIELD_VALUE:
+                raise invalid_form(
+                    f"{where}.fields.{i}.value: must be {MAX_FIELD_VALUE} or fewer in length"
+                )
+            total += len(name) + len(value)
+    if total > MAX_EMBED_TOTAL:
+        raise invalid_form(f"embeds: {total} characters in all, more than {MAX_EMBED_TOTAL}")
+
+
+def check_components(components: Sequence[Mapping[str, Any]], *, v2: bool) -> None:
+    """Rows, buttons, selects and custom_ids of components/reference.mdx."""
+    if v2:
+        if sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
+            raise invalid_form(f"components: more than {MAX_V2_COMPONENTS} in all")
+    else:
+        if len(components) > MAX_ACTION_ROWS:
+            raise invalid_form(f"components: must be {MAX_ACTION_ROWS} or fewer in length")
+        for n, row in enumerate(components):
+            if row.get("type") != 1:
+                raise invalid_form(f"components.{n}: top level must be action rows")
+            children = row.get("components") or []
+            selects = [c for c in children if c.get("type") in SELECT_TYPES]
+            if selects and len(children) > 1:
+                raise invalid_form(f"components.{n}: a select fills its action row alone")
+            if len(children) > MAX_ROW_BUTTONS:
+                raise invalid_form(f"components.{n}: at most {MAX_ROW_BUTTONS} buttons a row")
+    custom_ids: set[str] = set()
+    for component in walk_components(components):
+        custom_id = component.get("custom_id")
+        if custom_id is not None:
+            if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+                raise invalid_form(f"custom_id {custom_id[:20]!r}…: must be 1-100 characters")
+            if custom_id in custom_ids:
+                raise invalid_form(f"custom_id {custom_id!r} used twice in one message")
+            custom_ids.add(custom_id)
+        if component.get("type") == 2 and len(str(component.get("label") or "")) > 80:
+            raise invalid_form(f"button label: must be {MAX_BUTTON_LABEL} or fewer in length")
+        options = component.get("options") or []
+        if len(options) > MAX_SELECT_OPTIONS:
+            raise invalid_form(f"select options: must be {MAX_SELECT_OPTIONS} or fewer")
+        for option in options:
+            for key in ("label", "value", "description"):
+                if len(str(option.get(key) or "")) > MAX_OPTION_TEXT:
+                    raise invalid_form(f"select option {key}: must be {MAX_OPTION_TEXT} or fewer")
+
+
+def check_message(body: Mapping[str, Any], *, creating: bool, attachments: int) -> None:
+    """Every length and count limit of a message body (create, edit, interaction answer);
+    ``attachments``: how many the message would carry (new files and kept ones)."""
+    content = body.get("content")
+    if content is not None and len(str(content)) > MAX_CONTENT:
+        raise invalid_form(f"content: must be {MAX_CONTENT} or fewer in length")
+    embeds = body.get("embeds") or []
+    check_embeds(embeds)
+    components = body.get("components") or []
+    check_components(components, v2=bool((body.get("flags") or 0) & (1 << 15)))
+    if attachments > MAX_ATTACHMENTS:
+        raise invalid_form(f"attachments: must be {MAX_ATTACHMENTS} or fewer in length")
+    if creating and not (content or embeds or components or attachments or body.get("poll")):
+        raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+# ---------------------------------------------------------------------------- permissions
+
+
+def bot_permissions(channel: FakeChannel, member: FakeMember | None) -> int:
+    """The bot's permissions in ``channel``: its guild permissions, then the channel's
+    overwrite for it (deny, then allow), as in developers/topics/permissions.mdx,
+    "Permission Overwrites" (administrator overrides every overwrite)."""
+    if channel.guild is None:
+        return ALL_PERMISSIONS
+    base = member.permissions if member is not None else 0
+    if base & ADMINISTRATOR:
+        return ALL_PERMISSIONS
+    allow, deny = channel.overwrites.get(member.user.id, (0, 0)) if member else (0, 0)
+    value = (base & ~deny) | allow
+    if not value & VIEW_CHANNEL:
+        return 0  # "implicit permissions": nothing in a channel one cannot view
+    return value
+
+
+def check_post(perms: int, *, embeds: bool, files: int, reply: bool = False) -> None:
+    """Create Message (message.mdx): View Channel (else 50001), Send Messages, Embed Links
+    for embeds, Attach Files for files, Read Message History for a reply (else 50013)."""
+    if not perms & VIEW_CHANNEL:
+        raise missing_access()
+    needed = SEND_MESSAGES
+    if embeds:
+        needed |= EMBED_LINKS
+    if files:
+        needed |= ATTACH_FILES
+    if reply:
+        needed |= READ_MESSAGE_HISTORY
+    if perms & needed != needed:
+        raise missing_permissions()
+
+
+def check_edit(perms: int, *, embeds: bool, files: int) -> None:
+    """Edit Message of one's own message: the channel must be visible (50001); new embeds
+    and files need Embed Links and Attach Files as on a post (50013)."""
+    if not perms & VIEW_CHANNEL:
+        raise missing_access()
+    needed = (EMBED_LINKS if embeds else 0) | (ATTACH_FILES if files else 0)
+    if perms & needed != needed:
+        raise missing_permissions()
+
+
+def check_read(perms: int) -> None:
+    """Get Channel Message(s): View Channel (50001) and Read Message History (50013)."""
+    if not perms & VIEW_CHANNEL:
+        raise missing_access()
+    if not perms & READ_MESSAGE_HISTORY:
+        raise missing_permissions()
