@@ -1,0 +1,515 @@
+"""One hand of Texas Hold'em or Omaha (high or hi-lo; no-, pot- or fixed-limit).
+
+Check / can / do as in Razz: :meth:`FlopHand.legal_actions` says what each action kind
+would do or why it is refused, :meth:`FlopHand.apply` does one and returns its events.
+
+Positions: 0..n-1 clockwise from the dealer's left; with three or more players position 0
+posts the small blind and position 1 the big blind; heads-up the button (position 1)
+posts the small blind and acts first before the flop, position 0 posts the big blind
+(RULES, the heads-up rule). PHH's ``pN`` is position N-1, as pokerkit orders players.
+
+Where the rules are silent the engine does what pokerkit 0.7.7 does (comments say
+"pokerkit:"): who may still act (a player who cannot lose more is skipped), the minimum
+raise (the largest full raise of the street, at least the big blind), a short all-in that
+does not reopen the betting, uncalled chips returned at the end of each street.
+
+>>> import random
+>>> from bot.engine.actions import Action
+>>> hand = FlopHand(FlopRules(), [(1, 500), (2, 500), (3, 500)], dealer=3, rng=random.Random(4))
+>>> _ = hand.start()
+>>> hand.to_act(), hand.raise_range(1)
+(frozenset({1}), (20, 500))
+>>> [e.kind for e in hand.apply(Action(1, "fold"))]
+['action']
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final
+
+from bot.engine.actions import Action, ActionOption
+from bot.engine.cards import CARDS, Card
+from bot.engine.errors import GameError, GameOver, IllegalAction, InvalidConfig, NotYourTurn
+from bot.engine.events import ChipMove, Event
+from bot.engine.flop._snapshot import dump, load
+from bot.engine.flop.errors import BetOutOfRange
+from bot.engine.flop.rules import FlopRules
+from bot.engine.flop.showdown import award_uncontested, showdown
+
+CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
+STREET_NAMES: Final = {1: "preflop", 2: "flop", 3: "turn", 4: "river"}
+#: Board cards dealt at the start of each street.
+BOARD_CARDS: Final = {2: 3, 3: 1, 4: 1}
+OVER: Final = 5
+ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
+AGGRESSIONS: Final = frozenset(("bet", "raise"))
+
+
+class FlopHand:
+    """One hand. Build it, call :meth:`start`, then :meth:`apply` actions.
+
+    The deck is injected: a ``random.Random`` (default ``secrets.SystemRandom``) shuffles
+    a full deck up front, or ``deck`` stacks it (top first). Hole cards are dealt player
+    by player from position 0, then the board; no burn cards (a stacked deck from a hand
+    history has none).
+    """
+
+    def __init__(
+        self,
+        rules: FlopRules,
+        players: Sequence[tuple[int, int]],
+        dealer: int,
+        *,
+        rng: random.Random | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        n = len(players)
+        if not rules.min_players <= n <= rules.max_players:
+            raise InvalidConfig(
+                "players", f"need {rules.min_players} to {rules.max_players} players, got {n}"
+            )
+        seat_list = [int(s) for s, _ in players]
+        if len(set(seat_list)) != n:
+            raise InvalidConfig("players", f"a seat appears twice in {seat_list}")
+        for s, c in players:
+            if c <= 0:
+                raise InvalidConfig("players", f"seat {s} has no chips ({c})")
+        if dealer not in seat_list:
+            raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
+        d = seat_list.index(dealer) + 1
+        stacks = [int(c) for _, c in players]
+        self.rules = rules
+        self.dealer = dealer
+        self.n = n
+        self.seat_ids: tuple[int, ...] = (*seat_list[d:], *seat_list[:d])
+        self.starting: list[int] = stacks[d:] + stacks[:d]
+        if deck is not None:
+            cards = [CARDS[int(c)] for c in deck]
+            if len(set(cards)) != len(cards):
+                raise InvalidConfig("deck", "a card appears twice in the stacked deck")
+        else:
+            cards = list(CARDS)
+            (rng or secrets.SystemRandom()).shuffle(cards)
+        self._deck: list[Card] = cards
+        self._next = 0
+        self.stacks: list[int] = self.starting[:]
+        self.bets: list[int] = [0] * n
+        self.contrib: list[int] = [0] * n
+        self.dead = 0  # dead antes (in the main pot, belonging to no one's contribution)
+        self.folded: list[bool] = [False] * n
+        self.hole: list[list[Card]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        # Nominal blinds by position (heads-up: position 0 is the big blind).
+        blinds = [0] * n
+        if n == 2:
+            blinds[0], blinds[1] = rules.big_blind, rules.small_blind
+        else:
+            blinds[0], blinds[1] = rules.small_blind, rules.big_blind
+        self.blinds = blinds
+        self.street = 0
+        self.actors: list[int] = []
+        self.acted: set[int] = set()
+        self.raise_size = 0  # pokerkit: completion_betting_or_raising_amount
+        self.aggressions = 0
+        self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
+        self.opener: int | None = None
+        self.shown_early = False  # the hands were shown before an all-in run-out
+        self.log: list[Event] = []
+        self.phh_actions: list[str] = []
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.street == OVER
+
+    @property
+    def started(self) -> bool:
+        return self.street != 0
+
+    @property
+    def street_name(self) -> str:
+        return STREET_NAMES.get(self.street, "over" if self.is_over else "not started")
+
+    def seat_stacks(self) -> dict[int, int]:
+        """Each seat's chips behind (not counting chips in the pot)."""
+        return {self.seat_ids[p]: self.stacks[p] for p in range(self.n)}
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle, the bets of this street included."""
+        return 0 if self.is_over else sum(self.contrib) + self.dead
+
+    def to_act(self) -> frozenset[int]:
+        if not self.actors or self.is_over:
+            return frozenset()
+        return frozenset((self.seat_ids[self.actors[0]],))
+
+    def position(self, seat: int) -> int:
+        try:
+            return self.seat_ids.index(seat)
+        except ValueError:
+            raise NotYourTurn(f"seat {seat} is not in this hand") from None
+
+    def hole_cards(self, seat: int) -> list[Card]:
+        return list(self.hole[self.position(seat)])
+
+    def _live(self) -> list[int]:
+        return [p for p in range(self.n) if not self.folded[p]]
+
+    # --------------------------------------------------------------- the deal
+
+    def _draw(self, k: int) -> list[Card]:
+        if self._next + k > len(self._deck):
+            raise GameError(f"the deck has {len(self._deck) - self._next} cards, {k} needed")
+        out = self._deck[self._next : self._next + k]
+        self._next += k
+        return out
+
+    def _pay(self, p: int, amount: int, kind: str, *, bet: bool = True) -> ChipMove:
+        self.stacks[p] -= amount
+        if bet:
+            self.bets[p] += amount
+            self.contrib[p] += amount
+        return ChipMove(self.seat_ids[p], amount, kind)
+
+    def start(self) -> list[Event]:
+        """Antes, blinds, the hole cards and the first player's turn."""
+        if self.street:
+            raise GameError("this hand has already started")
+        rules, n = self.rules, self.n
+        self.street = 1
+        out = [
+            Event(
+                "hand_start",
+                {
+                    "seats": list(self.seat_ids),
+                    "stacks": self.starting[:],
+                    "dealer": self.dealer,
+                    "rules": rules.model_dump(),
+                },
+            )
+        ]
+        if rules.ante:
+            big = 0 if n == 2 else 1
+            antes = [0] * n
+            for p in range(n):
+                if not rules.bb_ante or p == big:
+                    antes[p] = min(rules.ante, self.stacks[p])
+            dead = rules.antes_dead
+            moves = tuple(self._pay(p, a, "ante", bet=False) for p, a in enumerate(antes) if a)
+            if dead:
+                self.dead = sum(antes)
+            else:
+                self.contrib = antes[:]
+            out.append(Event("antes", {"amounts": antes, "dead": dead}, chips=moves))
+            if not dead:
+                # pokerkit (ante trimming): an ante above every other is partly returned.
+                top, cutoff = sorted(antes)[-1:-3:-1]
+                if top > cutoff:
+                    out.append(self._refund(antes.index(top), top - cutoff))
+        posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
+        moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
+        out.append(Event("blinds", {"amounts": posted}, chips=moves))
+        k = rules.hole_cards
+        for p in range(n):
+            cards = self._draw(k)
+            self.hole[p] = cards
+            codes = [CODE[c] for c in cards]
+            out.append(
+                Event("deal_hole", {"seat": self.seat_ids[p], "cards": codes}, self.seat_ids[p])
+            )
+            self.phh_actions.append(f"d dh p{p + 1} {''.join(codes)}")
+        self._begin_betting(out)
+        self.log.extend(out)
+        return out
+
+    def _deal_board(self, out: list[Event]) -> None:
+        cards = self._draw(BOARD_CARDS[self.street])
+        self.board.extend(cards)
+        codes = [CODE[c] for c in cards]
+        out.append(
+            Event(
+                "board",
+                {
+                    "street": self.street_name,
+                    "cards": codes,
+                    "board": [CODE[c] for c in self.board],
+                },
+            )
+        )
+        self.phh_actions.append(f"d db {''.join(codes)}")
+
+    # ------------------------------------------------------------ betting flow
+
+    def _effective_stack(self, p: int) -> int:
+        """pokerkit: what ``p`` can still lose: up to the second-largest live total."""
+        totals = sorted(self.bets[i] + self.stacks[i] for i in self._live())
+        return min(self.stacks[p], max(0, totals[-2] - self.bets[p]))
+
+    def _begin_betting(self, out: list[Event]) -> None:
+        n, bets = self.n, self.bets
+        # pokerkit: the player after the largest blind posted opens (the first left of the
+        # button after the flop, when no bets are out).
+        top = max(range(n), key=lambda i: (bets[i] if self.blinds[i] > 0 else 0, i))
+        opener = (top + 1) % n
+        self.opener = opener
+        order = [(opener + k) % n for k in range(n)]
+        self.actors = [
+            p
+            for p in order
+            if not self.folded[p] and self.stacks[p] > 0 and self._effective_stack(p) > 0
+        ]
+        self.acted = set()
+        self.raise_size = 0
+        self.aggressions = 0
+        self.shorts = []
+        out.append(
+            Event(
+                "betting",
+                {
+                    "street": self.street_name,
+                    "opener": self.seat_ids[opener],
+                    "bet": self.rules.street_bet(self.street),
+                },
+            )
+        )
+        actors = self.actors
+        if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
+            self._end_betting(out)
+
+    def _end_betting(self, out: list[Event]) -> None:
+        self.actors = []
+        bets = self.bets
+        top, cutoff = sorted(bets)[-1:-3:-1]
+        if top > cutoff:  # uncalled chips go back
+            out.append(self._refund(bets.index(top), top - cutoff))
+        self.bets = [0] * self.n
+        live = self._live()
+        if len(live) == 1:
+            award_uncontested(self, live[0], out)
+            return
+        if self.street == 4 or sum(1 for p in live if self.stacks[p] > 0) <= 1:
+            if self.street < 4:
+                # Betting is closed (all-in): the hands are shown (pokerkit shows them here,
+                # from the last opener round), then the board is run out.
+                first = self.opener or 0
+                for p in sorted(live, key=lambda i: (i - first) % self.n):
+                    cards = "".join(CODE[c] for c in self.hole[p])
+                    self.phh_actions.append(f"p{p + 1} sm {cards}")
+                self.shown_early = True
+            while self.street < 4:
+                self.street += 1
+                self._deal_board(out)
+            out.extend(showdown(self))
+            return
+        self.street += 1
+        self._deal_board(out)
+        self._begin_betting(out)
+
+    def _refund(self, p: int, amount: int) -> Event:
+        self.stacks[p] += amount
+        self.contrib[p] -= amount
+        if self.bets[p] >= amount:
+            self.bets[p] -= amount
+        seat = self.seat_ids[p]
+        return Event(
+            "refund", {"seat": seat, "amount": amount}, chips=(ChipMove(seat, -amount, "refund"),)
+        )
+
+    # -------------------------------------------------------------- can / do
+
+    def _aggression_block(self, p: int) -> str | None:
+        """Why ``p`` may not bet/raise now (pokerkit's checks, in its order), or None."""
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        owed = min(stacks[p], top - bets[p])
+        if owed < self.raise_size:
+            return "a short all-in cannot be raised"
+        cap = self.rules.max_aggressions
+        if cap is not None and self.aggressions >= cap:
+            return "the betting is capped (one bet and three raises)"
+        if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
+            return "you already acted and a short all-in does not reopen the betting"
+        if stacks[p] <= top - bets[p]:
+            return "you cannot cover the bet: call instead"
+        for i in range(self.n):
+            if i != p and not self.folded[i] and stacks[i] + bets[i] > top:
+                return None
+        return "every other player is all-in or has folded"
+
+    def _range(self, p: int) -> tuple[int, int]:
+        """(min, max) "to" totals of a bet/raise by ``p`` (the caller checked it is legal)."""
+        bets, stacks, rules = self.bets, self.stacks, self.rules
+        top = max(bets)
+        everything = stacks[p] + bets[p]
+        low = min(everything, max(self.raise_size, rules.street_bet(self.street)) + top)
+        if rules.betting == "fixed-limit":
+            return low, low
+        if rules.betting == "pot-limit":
+            # The pot after calling, added to the call: 2 * top - mine + every chip in.
+            pot = sum(self.contrib) + self.dead
+            return low, min(everything, max(low, 2 * top - bets[p] + pot))
+        return low, everything
+
+    def raise_range(self, seat: int) -> tuple[int, int] | None:
+        """The legal (min, max) "to" totals of a bet/raise by ``seat`` now, or None."""
+        if not self.actors or self.seat_ids[self.actors[0]] != seat:
+            return None
+        p = self.actors[0]
+        if self._aggression_block(p) is not None:
+            return None
+        return self._range(p)
+
+    def legal_actions(self, seat: int) -> list[ActionOption]:
+        """Every action kind for ``seat`` now: allowed, or why not. A bet/raise gives its
+        minimum ``to`` (:meth:`raise_range` gives the maximum too); a call its cost."""
+        reason: str | None = None
+        if not self.started:
+            reason = "the hand has not started"
+        elif self.is_over:
+            reason = "the hand is over"
+        elif not self.actors or self.seat_ids[self.actors[0]] != seat:
+            reason = "it is not your turn"
+        if reason is not None:
+            return [ActionOption(kind, False, reason) for kind in ACTION_KINDS]
+        p = self.actors[0]
+        bets = self.bets
+        top = max(bets)
+        owed = min(top - bets[p], self.stacks[p])
+        aggressive = "bet" if top == 0 else "raise"
+        block = self._aggression_block(p)
+        out: list[ActionOption] = []
+        if owed > 0:
+            out.append(ActionOption("fold", True))
+            out.append(ActionOption("check", False, f"there is a bet: call {owed} or fold"))
+            out.append(ActionOption("call", True, amount=owed, to=bets[p] + owed))
+        else:
+            out.append(ActionOption("fold", False, "nothing to call: check instead"))
+            out.append(ActionOption("check", True, amount=0, to=bets[p]))
+            out.append(ActionOption("call", False, "there is no bet to call: check instead"))
+        for kind in ("bet", "raise"):
+            if kind != aggressive:
+                other = "raise" if kind == "bet" else "bet"
+                out.append(ActionOption(kind, False, f"{other} instead"))
+            elif block is not None:
+                out.append(ActionOption(kind, False, block))
+            else:
+                low, _ = self._range(p)
+                out.append(ActionOption(kind, True, amount=low - bets[p], to=low))
+        return out
+
+    def allowed_kinds(self, seat: int) -> tuple[str, ...]:
+        return tuple(o.kind for o in self.legal_actions(seat) if o.allowed)
+
+    def can(self, action: Action) -> str | None:
+        """None if ``action`` is legal now, else the reason it is refused."""
+        try:
+            self._check(action)
+        except GameError as exc:
+            return exc.message
+        return None
+
+    def _check(self, action: Action) -> tuple[int, int | None]:
+        """(position, bet/raise "to" total or None) of a legal action; raises otherwise."""
+        if not self.started:
+            raise IllegalAction("the hand has not started")
+        if self.is_over:
+            raise GameOver("the hand is over")
+        p = self.position(action.seat)
+        if not self.actors or self.actors[0] != p:
+            who = self.seat_ids[self.actors[0]] if self.actors else None
+            raise NotYourTurn(f"it is seat {who}'s turn, not seat {action.seat}'s")
+        kind = action.kind
+        if kind not in ACTION_KINDS:
+            raise IllegalAction(f"unknown action {kind!r} (use {', '.join(ACTION_KINDS)})")
+        if kind in AGGRESSIONS:
+            # "bet" and "raise" name the same move; the event says which one it was.
+            block = self._aggression_block(p)
+            if block is not None:
+                raise IllegalAction(f"cannot {kind}: {block}")
+            low, high = self._range(p)
+            amount = low if action.amount is None else action.amount
+            if not low <= amount <= high:
+                raise BetOutOfRange(kind, amount, minimum=low, maximum=high)
+            return p, amount
+        for opt in self.legal_actions(action.seat):
+            if opt.kind == kind and not opt.allowed:
+                raise IllegalAction(f"cannot {kind}: {opt.reason}")
+        return p, None
+
+    def default_action(self, seat: int) -> Action:
+        """The timeout action: check when free, else fold."""
+        p = self.position(seat)
+        if self.actors and self.actors[0] == p and self.bets[p] >= max(self.bets):
+            return Action(seat, "check", timed_out=True)
+        return Action(seat, "fold", timed_out=True)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Do ``action``; raises NotYourTurn / IllegalAction / GameOver changing nothing."""
+        p, target = self._check(action)
+        seat = self.seat_ids[p]
+        kind = action.kind
+        actors, stacks, bets = self.actors, self.stacks, self.bets
+        del actors[0]
+        self.acted.add(p)
+        data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street_name}
+        moves: tuple[ChipMove, ...] = ()
+        if kind == "fold":
+            self.folded[p] = True
+            self.phh_actions.append(f"p{p + 1} f")
+        elif target is None:  # check or call
+            cost = min(max(bets) - bets[p], stacks[p])
+            if cost:
+                moves = (self._pay(p, cost, "match"),)
+            data.update(amount=cost, to=bets[p], all_in=stacks[p] == 0)
+            self.phh_actions.append(f"p{p + 1} cc")
+        else:
+            n = self.n
+            top = max(bets)
+            data["action"] = kind = "bet" if top == 0 else "raise"
+            increment = target - top
+            moves = (self._pay(p, target - bets[p], "bet"),)
+            actors[:] = [
+                i
+                for i in ((p + k) % n for k in range(1, n))
+                if not self.folded[i] and stacks[i] > 0
+            ]
+            self.opener = p
+            # pokerkit: a raise at least as big as the largest one reopens the betting.
+            if increment >= self.raise_size:
+                self.acted = {p}
+            self.raise_size = max(self.raise_size, increment)
+            self.aggressions += 1
+            all_in = stacks[p] == 0
+            if all_in:
+                self.shorts.append(increment)
+            else:
+                self.shorts.clear()
+            if sum(self.shorts) >= self.raise_size:
+                self.shorts.clear()
+            data.update(amount=moves[0].amount, to=target, all_in=all_in)
+            self.phh_actions.append(f"p{p + 1} cbr {target}")
+        if action.timed_out:
+            data["timed_out"] = True
+        out = [Event("action", data, chips=moves)]
+        if not actors or self.folded.count(False) <= 1:
+            self._end_betting(out)
+        self.log.extend(out)
+        return out
+
+    # ---------------------------------------------------------------- records
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (the deck order included); PHH text is
+        :func:`bot.engine.flop.phh.hand_to_phh`."""
+        return dump(self)
+
+    @classmethod
+    def restore(cls, snap: Any) -> FlopHand:
+        """Rebuild a hand from :meth:`snapshot`; raises SnapshotError naming a bad field."""
+        return load(cls, snap)
