@@ -17,9 +17,9 @@ does not reopen the betting, uncalled chips returned at the end of each street.
 >>> from bot.engine.actions import Action
 >>> hand = FlopHand(FlopRules(), [(1, 500), (2, 500), (3, 500)], dealer=3, rng=random.Random(4))
 >>> _ = hand.start()
->>> hand.to_act(), hand.raise_range(1)
-(frozenset({1}), (20, 500))
->>> [e.kind for e in hand.apply(Action(1, "fold"))]
+>>> hand.to_act(), hand.raise_range(3)  # the button acts first: seats 1 and 2 are blinds
+(frozenset({3}), (20, 500))
+>>> [e.kind for e in hand.apply(Action(3, "fold"))]
 ['action']
 """
 
