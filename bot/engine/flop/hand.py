@@ -48,6 +48,21 @@ ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("bet", "raise"))
 
 
+def next_button(seats: Sequence[int], button: int) -> int:
+    """The button after a hand: the next seat to the left (clockwise) of ``button``.
+
+    ``seats`` are the players dealt the next hand (seat numbers increase clockwise); the
+    old button may have left the table.
+
+    >>> next_button([1, 4, 6], 4), next_button([1, 4, 6], 6), next_button([1, 6], 4)
+    (6, 1, 6)
+    """
+    if not seats:
+        raise InvalidConfig("seats", "no players for the next hand")
+    ordered = sorted(seats)
+    return next((s for s in ordered if s > button), ordered[0])
+
+
 class FlopHand:
     """One hand. Build it, call :meth:`start`, then :meth:`apply` actions.
 
