@@ -159,3 +159,19 @@ actions = ['d dh p1 AcAd', 'd dh p2 7c2h', 'd dh p3 KsKd', 'p3 cbr 3']
         == "cannot raise to 101: the legal range is 4 to 100"
     )
     assert hand.snapshot() == before
+
+
+DATA = Path(__file__).resolve().parent / "data" / "phh-flop"
+
+
+def test_phh_dataset_wsop_2019_42_day3_00_01_07_skips_the_button_and_is_refused() -> None:
+    """A real WSOP hand whose file omits p8's action (see data/phh-flop/SOURCE.md)."""
+    from bot.engine.razz.phh import PHHError
+
+    text = (DATA / "wsop-2019-42-3-00-01-07.phh").read_text(encoding="utf-8")
+    with pytest.raises(PHHError, match=r"action 14 'p1 cc': it is seat 8's turn"):
+        replay_flop_phh_text(text, name="wsop-2019-42-3-00-01-07.phh")
+    # With the button's missing fold restored, the hand replays to the recorded stacks
+    # (the big-blind ante stays in the pot; pokerkit would return it).
+    fixed = text.replace("'p7 cbr 1150000', 'p1 cc'", "'p7 cbr 1150000', 'p8 f', 'p1 cc'")
+    assert replay_flop_phh_text(fixed).match is True

@@ -140,6 +140,7 @@ def load(cls: type[FlopHand], snap: Any) -> FlopHand:
     hand.street = _int(snap, "street")
     if hand.street > 5:
         raise SnapshotError(f"snapshot: field 'street' must be 0 to 5, got {hand.street}")
+    hand._street_bet = rules.street_bet(min(max(hand.street, 1), 4))
     hand.actors = _ints(snap, "actors", None)
     hand.acted = set(_ints(snap, "acted", None))
     if any(p >= n for p in (*hand.actors, *hand.acted)):

@@ -39,13 +39,41 @@ from bot.engine.flop.errors import BetOutOfRange
 from bot.engine.flop.rules import FlopRules
 from bot.engine.flop.showdown import award_uncontested, showdown
 
+# Events and chip moves on the hot path are built from a whole tuple (every field, in
+# order) with tuple.__new__, skipping the named tuple's Python-level constructor (as Razz).
+_new: Final = tuple.__new__
 CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 STREET_NAMES: Final = {1: "preflop", 2: "flop", 3: "turn", 4: "river"}
 #: Board cards dealt at the start of each street.
 BOARD_CARDS: Final = {2: 3, 3: 1, 4: 1}
 OVER: Final = 5
 ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
+#: ``AFTER[n][p]``: the other n - 1 positions clockwise from ``p``.
+AFTER: Final = tuple(
+    tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(10)
+)
+#: PHH action strings by position, built once.
+PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(9))
+PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(9))
 AGGRESSIONS: Final = frozenset(("bet", "raise"))
+
+
+#: ``rules.model_dump()`` by ``id(rules)`` (pydantic's dump costs more than a whole action;
+#: the entry holds its rules, so the id cannot be reused while it is here).
+_DUMPS: dict[int, tuple[FlopRules, dict[str, Any]]] = {}
+
+
+#: ``to_act`` answers by seat, built once (frozensets are immutable, so shareable).
+_TURNS: dict[int, frozenset[int]] = {}
+
+
+def _rules_data(rules: FlopRules) -> dict[str, Any]:
+    hit = _DUMPS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_DUMPS) >= 64:
+            _DUMPS.clear()
+        hit = _DUMPS[id(rules)] = (rules, rules.model_dump())
+    return hit[1].copy()
 
 
 def next_button(seats: Sequence[int], button: int) -> int:
@@ -66,8 +94,9 @@ def next_button(seats: Sequence[int], button: int) -> int:
 class FlopHand:
     """One hand. Build it, call :meth:`start`, then :meth:`apply` actions.
 
-    The deck is injected: a ``random.Random`` (default ``secrets.SystemRandom``) shuffles
-    a full deck up front, or ``deck`` stacks it (top first). Hole cards are dealt player
+    The deck is injected: a ``random.Random`` (default ``secrets.SystemRandom``) deals
+    each card uniformly from those left (lazily: the deal has the distribution of an
+    up-front shuffle), or ``deck`` stacks it (top first). Hole cards are dealt player
     by player from position 0, then the board; no burn cards (a stacked deck from a hand
     history has none).
     """
@@ -105,9 +134,11 @@ class FlopHand:
             cards = [CARDS[int(c)] for c in deck]
             if len(set(cards)) != len(cards):
                 raise InvalidConfig("deck", "a card appears twice in the stacked deck")
+            self._rng: random.Random | None = None
         else:
             cards = list(CARDS)
-            (rng or secrets.SystemRandom()).shuffle(cards)
+            self._rng = rng or secrets.SystemRandom()
+        #: Dealt cards in deal order, then the undealt ones (in no order while ``_rng``).
         self._deck: list[Card] = cards
         self._next = 0
         self.stacks: list[int] = self.starting[:]
@@ -132,6 +163,13 @@ class FlopHand:
         self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
         self.opener: int | None = None
         self.shown_early = False  # the hands were shown before an all-in run-out
+        #: The current actor's allowed kinds, worked out once per turn (None: not yet),
+        #: and with a bet/raise among them its minimum "to" total.
+        self._kinds: tuple[str, ...] | None = None
+        self._low = 0
+        self._cap = rules.max_aggressions
+        self._street_bet = rules.street_bet(1)
+        self._pos: dict[int, int] | None = None
         self.log: list[Event] = []
         self.phh_actions: list[str] = []
         self.result: dict[str, Any] | None = None
@@ -160,14 +198,21 @@ class FlopHand:
         return 0 if self.is_over else sum(self.contrib) + self.dead
 
     def to_act(self) -> frozenset[int]:
-        if not self.actors or self.is_over:
+        if not self.actors or self.street == OVER:
             return frozenset()
-        return frozenset((self.seat_ids[self.actors[0]],))
+        seat = self.seat_ids[self.actors[0]]
+        turn = _TURNS.get(seat)
+        if turn is None:
+            turn = _TURNS[seat] = frozenset((seat,))
+        return turn
 
     def position(self, seat: int) -> int:
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = {s: p for p, s in enumerate(self.seat_ids)}
         try:
-            return self.seat_ids.index(seat)
-        except ValueError:
+            return pos[seat]
+        except KeyError:
             raise NotYourTurn(f"seat {seat} is not in this hand") from None
 
     def hole_cards(self, seat: int) -> list[Card]:
@@ -179,18 +224,38 @@ class FlopHand:
     # --------------------------------------------------------------- the deal
 
     def _draw(self, k: int) -> list[Card]:
-        if self._next + k > len(self._deck):
-            raise GameError(f"the deck has {len(self._deck) - self._next} cards, {k} needed")
-        out = self._deck[self._next : self._next + k]
-        self._next += k
-        return out
+        deck, start = self._deck, self._next
+        end = start + k
+        if end > len(deck):
+            raise GameError(f"the deck has {len(deck) - start} cards, {k} needed")
+        rng = self._rng
+        if rng is not None:
+            # One Fisher-Yates step per card dealt (as Razz): a uniformly random undealt
+            # card swapped into place, so a hand shuffles only the 9 to 41 cards it deals.
+            random_ = rng.random
+            left = len(deck)
+            for i in range(start, end):
+                j = i + int(random_() * (left - i))
+                deck[i], deck[j] = deck[j], deck[i]
+        self._next = end
+        return deck[start:end]
+
+    def fix_deck(self) -> None:
+        """Shuffle the undealt cards once and deal them in that order from now on (a
+        snapshot stores the order, so a restored hand deals the same cards)."""
+        rng = self._rng
+        if rng is not None:
+            rest = self._deck[self._next :]
+            rng.shuffle(rest)
+            self._deck[self._next :] = rest
+            self._rng = None
 
     def _pay(self, p: int, amount: int, kind: str, *, bet: bool = True) -> ChipMove:
         self.stacks[p] -= amount
         if bet:
             self.bets[p] += amount
             self.contrib[p] += amount
-        return ChipMove(self.seat_ids[p], amount, kind)
+        return _new(ChipMove, (self.seat_ids[p], amount, kind))
 
     def start(self) -> list[Event]:
         """Antes, blinds, the hole cards and the first player's turn."""
@@ -205,7 +270,7 @@ class FlopHand:
                     "seats": list(self.seat_ids),
                     "stacks": self.starting[:],
                     "dealer": self.dealer,
-                    "rules": rules.model_dump(),
+                    "rules": _rules_data(rules),
                 },
             )
         ]
@@ -221,7 +286,7 @@ class FlopHand:
                 self.dead = sum(antes)
             else:
                 self.contrib = antes[:]
-            out.append(Event("antes", {"amounts": antes, "dead": dead}, chips=moves))
+            out.append(Event("antes", {"amounts": antes, "dead": dead}, None, moves))
             if not dead:
                 # pokerkit (ante trimming): an ante above every other is partly returned.
                 top, cutoff = sorted(antes)[-1:-3:-1]
@@ -229,7 +294,7 @@ class FlopHand:
                     out.append(self._refund(antes.index(top), top - cutoff))
         posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
         moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
-        out.append(Event("blinds", {"amounts": posted}, chips=moves))
+        out.append(Event("blinds", {"amounts": posted}, None, moves))
         k = rules.hole_cards
         for p in range(n):
             cards = self._draw(k)
@@ -261,11 +326,6 @@ class FlopHand:
 
     # ------------------------------------------------------------ betting flow
 
-    def _effective_stack(self, p: int) -> int:
-        """pokerkit: what ``p`` can still lose: up to the second-largest live total."""
-        totals = sorted(self.bets[i] + self.stacks[i] for i in self._live())
-        return min(self.stacks[p], max(0, totals[-2] - self.bets[p]))
-
     def _begin_betting(self, out: list[Event]) -> None:
         n, bets = self.n, self.bets
         # pokerkit: the player after the largest blind posted opens (the first left of the
@@ -274,11 +334,14 @@ class FlopHand:
         opener = (top + 1) % n
         self.opener = opener
         order = [(opener + k) % n for k in range(n)]
-        self.actors = [
-            p
-            for p in order
-            if not self.folded[p] and self.stacks[p] > 0 and self._effective_stack(p) > 0
-        ]
+        folded, stacks = self.folded, self.stacks
+        # pokerkit: only a player who can still lose chips acts (the effective stack: up
+        # to the second-largest total of the live players).
+        totals = sorted(bets[i] + stacks[i] for i in range(n) if not folded[i])
+        second = totals[-2]
+        self.actors = [p for p in order if not folded[p] and stacks[p] > 0 and second - bets[p] > 0]
+        self._kinds = None
+        self._street_bet = self.rules.street_bet(self.street)
         self.acted = set()
         self.raise_size = 0
         self.aggressions = 0
@@ -289,7 +352,7 @@ class FlopHand:
                 {
                     "street": self.street_name,
                     "opener": self.seat_ids[opener],
-                    "bet": self.rules.street_bet(self.street),
+                    "bet": self._street_bet,
                 },
             )
         )
@@ -362,7 +425,7 @@ class FlopHand:
         bets, stacks, rules = self.bets, self.stacks, self.rules
         top = max(bets)
         everything = stacks[p] + bets[p]
-        low = min(everything, max(self.raise_size, rules.street_bet(self.street)) + top)
+        low = min(everything, max(self.raise_size, self._street_bet) + top)
         if rules.betting == "fixed-limit":
             return low, low
         if rules.betting == "pot-limit":
@@ -418,8 +481,45 @@ class FlopHand:
                 out.append(ActionOption(kind, True, amount=low - bets[p], to=low))
         return out
 
+    def _allowed(self, p: int) -> tuple[str, ...]:
+        """The kinds the current actor ``p`` may take (the fast path of legal_actions),
+        worked out once per turn, with the minimum bet/raise total in ``_low``.
+
+        The bet/raise test is :meth:`_aggression_block` inlined, and the minimum is the
+        first of :meth:`_range`."""
+        kinds = self._kinds
+        if kinds is not None:
+            return kinds
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        mine, stack = bets[p], stacks[p]
+        owed = top - mine
+        kinds = ("fold", "call") if owed > 0 else ("check",)
+        rs = self.raise_size
+        cap = self._cap
+        if not (
+            (owed if owed < stack else stack) < rs
+            or (cap is not None and self.aggressions >= cap)
+            or (self.shorts and sum(self.shorts) < rs and p in self.acted)
+            or stack <= owed
+        ):
+            folded = self.folded
+            for i in range(self.n):
+                if i != p and not folded[i] and stacks[i] + bets[i] > top:
+                    size = self._street_bet
+                    low = (rs if rs > size else size) + top
+                    self._low = low if low < stack + mine else stack + mine
+                    kinds += ("bet",) if top == 0 else ("raise",)
+                    break
+        self._kinds = kinds
+        return kinds
+
     def allowed_kinds(self, seat: int) -> tuple[str, ...]:
-        return tuple(o.kind for o in self.legal_actions(seat) if o.allowed)
+        """The action kinds ``seat`` may take now (empty when it is not their turn)."""
+        actors = self.actors
+        if not actors or self.street == OVER or self.seat_ids[actors[0]] != seat:
+            return ()
+        return self._allowed(actors[0])
 
     def can(self, action: Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is refused."""
@@ -466,52 +566,89 @@ class FlopHand:
 
     def apply(self, action: Action) -> list[Event]:
         """Do ``action``; raises NotYourTurn / IllegalAction / GameOver changing nothing."""
-        p, target = self._check(action)
-        seat = self.seat_ids[p]
+        actors = self.actors
         kind = action.kind
-        actors, stacks, bets = self.actors, self.stacks, self.bets
+        p = actors[0] if actors and self.street != OVER else -1
+        if (
+            p >= 0
+            and action.amount is None
+            and self.seat_ids[p] == action.seat
+            and kind in (self._kinds or self._allowed(p))
+        ):
+            # A plain legal action by the current actor (_check's answer, precomputed).
+            target: int | None = self._low if kind in AGGRESSIONS else None
+        else:
+            p, target = self._check(action)
+        seat = self.seat_ids[p]
+        stacks, bets = self.stacks, self.bets
         del actors[0]
+        self._kinds = None
         self.acted.add(p)
-        data: dict[str, Any] = {"seat": seat, "action": kind, "street": self.street_name}
+        street = STREET_NAMES[self.street]
+        # The event data is one dict display per kind (keys: seat, action, street, then
+        # amount, to, all_in).
+        data: dict[str, Any]
         moves: tuple[ChipMove, ...] = ()
         if kind == "fold":
             self.folded[p] = True
-            self.phh_actions.append(f"p{p + 1} f")
+            self.phh_actions.append(PHH_FOLD[p])
+            data = {"seat": seat, "action": kind, "street": street}
         elif target is None:  # check or call
-            cost = min(max(bets) - bets[p], stacks[p])
+            mine = bets[p]
+            cost = max(bets) - mine
+            stack = stacks[p]
+            if cost > stack:
+                cost = stack
             if cost:
-                moves = (self._pay(p, cost, "match"),)
-            data.update(amount=cost, to=bets[p], all_in=stacks[p] == 0)
-            self.phh_actions.append(f"p{p + 1} cc")
+                stack -= cost
+                stacks[p] = stack
+                mine += cost
+                bets[p] = mine
+                self.contrib[p] += cost
+                moves = (_new(ChipMove, (seat, cost, "match")),)
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": mine,
+                "all_in": stack == 0,
+            }
+            self.phh_actions.append(PHH_CC[p])
         else:
-            n = self.n
             top = max(bets)
-            data["action"] = kind = "bet" if top == 0 else "raise"
+            kind = "bet" if top == 0 else "raise"
             increment = target - top
-            moves = (self._pay(p, target - bets[p], "bet"),)
-            actors[:] = [
-                i
-                for i in ((p + k) % n for k in range(1, n))
-                if not self.folded[i] and stacks[i] > 0
-            ]
+            cost = target - bets[p]
+            moves = (self._pay(p, cost, "bet"),)
+            folded = self.folded
+            actors[:] = [i for i in AFTER[self.n][p] if not folded[i] and stacks[i] > 0]
             self.opener = p
             # pokerkit: a raise at least as big as the largest one reopens the betting.
             if increment >= self.raise_size:
                 self.acted = {p}
-            self.raise_size = max(self.raise_size, increment)
+                self.raise_size = increment
             self.aggressions += 1
             all_in = stacks[p] == 0
+            shorts = self.shorts
             if all_in:
-                self.shorts.append(increment)
-            else:
-                self.shorts.clear()
-            if sum(self.shorts) >= self.raise_size:
-                self.shorts.clear()
-            data.update(amount=moves[0].amount, to=target, all_in=all_in)
+                shorts.append(increment)
+                if sum(shorts) >= self.raise_size:
+                    shorts.clear()
+            elif shorts:
+                shorts.clear()
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": target,
+                "all_in": all_in,
+            }
             self.phh_actions.append(f"p{p + 1} cbr {target}")
         if action.timed_out:
             data["timed_out"] = True
-        out = [Event("action", data, chips=moves)]
+        out = [_new(Event, ("action", data, None, moves))]
         if not actors or self.folded.count(False) <= 1:
             self._end_betting(out)
         self.log.extend(out)
@@ -522,6 +659,7 @@ class FlopHand:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-able data (the deck order included); PHH text is
         :func:`bot.engine.flop.phh.hand_to_phh`."""
+        self.fix_deck()
         return dump(self)
 
     @classmethod

@@ -216,7 +216,10 @@ def _rules(data: Mapping[str, Any], variant: str, n: int, name: str) -> FlopRule
     if len(set(antes)) == 1:
         values["ante"] = antes[0]
     elif sum(1 for a in antes if a) == 1 and antes[1]:
-        values.update(ante=antes[1], bb_ante=True)
+        # A big-blind ante is dead money in the main pot whatever ante_trimming_status
+        # says: pokerkit returns it to the big blind when trimming is on (a lone ante is
+        # "uncalled"), which no cardroom does; real WSOP records keep it in the pot.
+        values.update(ante=antes[1], bb_ante=True, dead_antes=True)
     else:
         raise PHHError(f"{name}: field 'antes': only equal antes or a big-blind ante, got {antes}")
     fields = ("small_bet", "big_bet") if variant[0] == "F" else ("min_bet",)

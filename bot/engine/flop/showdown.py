@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine.cards import CARDS
 from bot.engine.events import ChipMove, Event
-from bot.engine.hands.high import high_name, high_score, omaha_high_score
+from bot.engine.hands.high import high_name as _high_name
+from bot.engine.hands.high import high_score, omaha_high_score
 from bot.engine.hands.low8 import low8_name, omaha_low8_score
 from bot.engine.razz.pots import Pot, build_pots, split
 
@@ -21,6 +22,17 @@ if TYPE_CHECKING:
     from bot.engine.flop.hand import FlopHand
 
 CODE = tuple(str(c) for c in CARDS)
+
+
+#: Hand names by score, filled on first use (7,462 scores at most).
+_NAMES: dict[int, str] = {}
+
+
+def high_name(score: int) -> str:
+    name = _NAMES.get(score)
+    if name is None:
+        name = _NAMES[score] = _high_name(score)
+    return name
 
 
 def pots_of(hand: FlopHand, live: list[bool] | None = None) -> list[Pot]:
@@ -154,7 +166,7 @@ def showdown(hand: FlopHand) -> list[Event]:
                 data = {"pot": k, "seat": seat, "amount": a}
                 if half is not None:
                     data["half"] = half
-                out.append(Event("award", data, chips=(ChipMove(seat, -a, "award"),)))
+                out.append(Event("award", data, None, (ChipMove(seat, -a, "award"),)))
             entry[f"{half}_winners" if half else "winners"] = [hand.seat_ids[p] for p in winners]
         if "winners" not in entry:
             entry["winners"] = sorted({hand.seat_ids[p] for p in shares})
