@@ -267,3 +267,49 @@ def test_snapshot_restore_continues_identically() -> None:
         if twin is not None:
             assert twin.stacks == hand.stacks and twin.snapshot() == hand.snapshot()
         assert sum(hand.stacks) == sum(hand.starting)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("deck", "AcAc", "field 'deck'"),
+        ("stacks", [1, -5, 3], "field 'stacks'"),
+        ("street", 9, "field 'street'"),
+        ("actors", [7], "'actors'/'acted'"),
+        ("hole", ["AcKd"], "field 'hole'"),
+        ("rules", {"game": "stud"}, "field 'rules'"),
+    ],
+)
+def test_restore_refuses_a_damaged_snapshot_naming_the_field(
+    field: str, value: object, message: str
+) -> None:
+    from bot.engine.errors import SnapshotError
+
+    hand = deal(NL, [100, 100, 100], ["As Ad", "Ks Kd", "Qs Qd"])
+    snap = hand.snapshot()
+    snap[field] = value
+    with pytest.raises(SnapshotError, match=message):
+        FlopHand.restore(snap)
+
+
+def test_computer_player_finishes_every_game_and_keeps_every_chip() -> None:
+    from bot.engine.flop.policy import choose
+
+    rng = random.Random(8)
+    for values in (
+        {"betting": "no-limit"},
+        {"betting": "fixed-limit"},
+        {"game": "omaha", "betting": "pot-limit", "split": "hi-lo"},
+    ):
+        rules = FlopRules(**values)
+        for style in ("tight", "loose", "random"):
+            for _ in range(30):
+                n = rng.randint(2, 9)
+                hand = FlopHand(rules, [(s, rng.randint(30, 600)) for s in range(n)], 0, rng=rng)
+                hand.start()
+                while not hand.is_over:
+                    (seat,) = hand.to_act()
+                    action = choose(hand, seat, rng, style)  # type: ignore[arg-type]
+                    assert hand.can(action) is None, action
+                    hand.apply(action)
+                assert sum(hand.stacks) == sum(hand.starting)
