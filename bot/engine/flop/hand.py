@@ -54,6 +54,7 @@ AFTER: Final = tuple(
 #: PHH action strings by position, built once.
 PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(9))
 PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(9))
+PHH_DEAL: Final = tuple(f"d dh p{p + 1} " for p in range(9))
 
 
 #: ``rules.model_dump()`` by ``id(rules)`` (pydantic's dump costs more than a whole action;
@@ -285,14 +286,15 @@ class FlopHand(ActionOptions):
         moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
         out.append(Event("blinds", {"amounts": posted}, None, moves))
         k = rules.hole_cards
+        dealt = self._draw(k * n)
+        seat_ids, hole, phh = self.seat_ids, self.hole, self.phh_actions
         for p in range(n):
-            cards = self._draw(k)
-            self.hole[p] = cards
+            cards = dealt[p * k : p * k + k]
+            hole[p] = cards
             codes = [CODE[c] for c in cards]
-            out.append(
-                Event("deal_hole", {"seat": self.seat_ids[p], "cards": codes}, self.seat_ids[p])
-            )
-            self.phh_actions.append(f"d dh p{p + 1} {''.join(codes)}")
+            seat = seat_ids[p]
+            out.append(_new(Event, ("deal_hole", {"seat": seat, "cards": codes}, seat, ())))
+            phh.append(PHH_DEAL[p] + "".join(codes))
         self._begin_betting(out)
         self.log.extend(out)
         return out
@@ -319,10 +321,14 @@ class FlopHand(ActionOptions):
         n, bets = self.n, self.bets
         # pokerkit: the player after the largest blind posted opens (the first left of the
         # button after the flop, when no bets are out).
-        top = max(range(n), key=lambda i: (bets[i] if self.blinds[i] > 0 else 0, i))
+        top, best, blinds = 0, -1, self.blinds
+        for i in range(n):
+            b = bets[i] if blinds[i] > 0 else 0
+            if b >= best:
+                top, best = i, b
         opener = (top + 1) % n
         self.opener = opener
-        order = [(opener + k) % n for k in range(n)]
+        order = (opener, *AFTER[n][opener])
         folded, stacks = self.folded, self.stacks
         # pokerkit: only a player who can still lose chips acts (the effective stack: up
         # to the second-largest total of the live players).
@@ -335,16 +341,12 @@ class FlopHand(ActionOptions):
         self.raise_size = 0
         self.aggressions = 0
         self.shorts = []
-        out.append(
-            Event(
-                "betting",
-                {
-                    "street": self.street_name,
-                    "opener": self.seat_ids[opener],
-                    "bet": self._street_bet,
-                },
-            )
-        )
+        data = {
+            "street": STREET_NAMES[self.street],
+            "opener": self.seat_ids[opener],
+            "bet": self._street_bet,
+        }
+        out.append(_new(Event, ("betting", data, None, ())))
         actors = self.actors
         if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
             self._end_betting(out)
@@ -473,7 +475,7 @@ class FlopHand(ActionOptions):
         if action.timed_out:
             data["timed_out"] = True
         out = [_new(Event, ("action", data, None, moves))]
-        if not actors or self.folded.count(False) <= 1:
+        if not actors or (kind == "fold" and self.folded.count(False) <= 1):
             self._end_betting(out)
         self.log.extend(out)
         return out
