@@ -12,12 +12,16 @@ machine's load hits both alike.
 
 Seven-card Stud: our :class:`StudHighHand` and pokerkit's ``FixedLimitSevenCardStud``
 at 6 players, the same method, stakes and stacks as Razz.
+Hold'em: our :class:`FlopHand` and pokerkit's ``NoLimitTexasHoldem`` at 6 players, same
+method (uniformly one of the legal action kinds; a bet or raise is the minimum), blinds
+5/10, stacks 300.
 
 Guts: Zoot and Wheelers games (ante 10, stacks 1000) played to the end by the computer
 policy (:func:`bot.engine.guts.policy.choose`), games per second; no reference engine.
 
 The last line is ``RESULT razz2_vs_pokerkit=R razz4_vs_pokerkit=R razz8_vs_pokerkit=R
-stud6_vs_pokerkit=R`` (R = our hands per second divided by pokerkit's).
+stud6_vs_pokerkit=R holdem6_vs_pokerkit=R`` (R = our hands per second divided by
+pokerkit's; target for stud6 and holdem6, issue 13: >= 10).
 """
 
 from __future__ import annotations
@@ -151,6 +155,67 @@ def bench_stud() -> dict[int, tuple[float, float]]:
     return out
 
 
+# ---------------------------------------------------------------------------- Hold'em
+
+
+def _ours_holdem(n: int) -> Play:
+    from bot.engine.flop import FlopHand, FlopRules
+
+    rules = FlopRules(small_blind=5, big_blind=10)
+    players = [(s, STACK) for s in range(n)]
+
+    def play(rng: random.Random) -> None:
+        hand = FlopHand(rules, players, dealer=n - 1, rng=rng)
+        hand.start()
+        while not hand.is_over:
+            (seat,) = hand.to_act()
+            hand.apply(Action(seat, rng.choice(hand.allowed_kinds(seat))))
+
+    return play
+
+
+def _pokerkit_holdem(n: int) -> Play:
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+
+    def play(rng: random.Random) -> None:
+        state = NoLimitTexasHoldem.create_state(automations, True, 0, (5, 10), 10, [STACK] * n, n)
+        while state.status:
+            choices: list[Callable[[], object]] = []
+            if state.can_complete_bet_or_raise_to():
+                choices.append(state.complete_bet_or_raise_to)
+            if state.can_check_or_call():
+                choices.append(state.check_or_call)
+            if state.can_fold() and max(state.bets) > state.bets[state.actor_index or 0]:
+                choices.append(state.fold)
+            if not choices:
+                break
+            rng.choice(choices)()
+
+    return play
+
+
+def bench_holdem(n: int = 6) -> tuple[float, float]:
+    """(our hands/s, pokerkit hands/s) of no-limit Hold'em at ``n`` players."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rates = _rates({"ours": _ours_holdem(n), "pokerkit": _pokerkit_holdem(n)})
+    return rates["ours"], rates["pokerkit"]
+
+
 # ---------------------------------------------------------------------------- Guts
 
 
@@ -192,6 +257,11 @@ def main() -> int:
     stud = bench_stud()
     for n, (ours, pk) in stud.items():
         print(f"| Seven-card Stud | {n} | {ours:,.0f} | {pk:,.0f} | {ours / pk:.1f}x |")
+    holdem = bench_holdem(6)
+    print(
+        f"| No-limit Hold'em | 6 | {holdem[0]:,.0f} | {holdem[1]:,.0f} | "
+        f"{holdem[0] / holdem[1]:.1f}x |"
+    )
     print()
     print("guts games per second (computer policy, ante 10, stacks 1000)")
     print()
@@ -204,6 +274,7 @@ def main() -> int:
         + " ".join(f"razz{n}_vs_pokerkit={ours / pk:.1f}" for n, (ours, pk) in razz.items())
         + " "
         + " ".join(f"stud{n}_vs_pokerkit={ours / pk:.1f}" for n, (ours, pk) in stud.items())
+        + f" holdem6_vs_pokerkit={holdem[0] / holdem[1]:.1f}"
     )
     return 0
 

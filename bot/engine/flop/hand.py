@@ -1,0 +1,494 @@
+"""One hand of Texas Hold'em or Omaha (high or hi-lo; no-, pot- or fixed-limit).
+
+Check / can / do as in Razz: :meth:`FlopHand.legal_actions` says what each action kind
+would do or why it is refused, :meth:`FlopHand.apply` does one and returns its events.
+
+Positions: 0..n-1 clockwise from the dealer's left; with three or more players position 0
+posts the small blind and position 1 the big blind; heads-up the button (position 1)
+posts the small blind and acts first before the flop, position 0 posts the big blind
+(RULES, the heads-up rule). PHH's ``pN`` is position N-1, as pokerkit orders players.
+
+Where the rules are silent the engine does what pokerkit 0.7.7 does (comments say
+"pokerkit:"): who may still act (a player who cannot lose more is skipped), the minimum
+raise (the largest full raise of the street, at least the big blind), a short all-in that
+does not reopen the betting, uncalled chips returned at the end of each street.
+
+>>> import random
+>>> from bot.engine.actions import Action
+>>> hand = FlopHand(FlopRules(), [(1, 500), (2, 500), (3, 500)], dealer=3, rng=random.Random(4))
+>>> _ = hand.start()
+>>> hand.to_act(), hand.raise_range(3)  # the button acts first: seats 1 and 2 are blinds
+(frozenset({3}), (20, 500))
+>>> [e.kind for e in hand.apply(Action(3, "fold"))]
+['action']
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final
+
+from bot.engine.actions import Action
+from bot.engine.cards import CARDS, Card
+from bot.engine.errors import GameError, InvalidConfig
+from bot.engine.events import ChipMove, Event
+from bot.engine.flop._snapshot import dump, load
+from bot.engine.flop.options import AGGRESSIONS, OVER, ActionOptions
+from bot.engine.flop.rules import FlopRules
+from bot.engine.flop.showdown import award_uncontested, showdown
+
+# Events and chip moves on the hot path are built from a whole tuple (every field, in
+# order) with tuple.__new__, skipping the named tuple's Python-level constructor (as Razz).
+_new: Final = tuple.__new__
+CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
+STREET_NAMES: Final = {1: "preflop", 2: "flop", 3: "turn", 4: "river"}
+#: Board cards dealt at the start of each street.
+BOARD_CARDS: Final = {2: 3, 3: 1, 4: 1}
+
+#: ``AFTER[n][p]``: the other n - 1 positions clockwise from ``p``.
+AFTER: Final = tuple(
+    tuple(tuple((p + k) % n for k in range(1, n)) for p in range(n)) for n in range(10)
+)
+#: PHH action strings by position, built once.
+PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(9))
+PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(9))
+PHH_DEAL: Final = tuple(f"d dh p{p + 1} " for p in range(9))
+
+
+#: ``rules.model_dump()`` by ``id(rules)`` (pydantic's dump costs more than a whole action;
+#: the entry holds its rules, so the id cannot be reused while it is here).
+_DUMPS: dict[int, tuple[FlopRules, dict[str, Any]]] = {}
+
+
+#: ``to_act`` answers by seat, built once (frozensets are immutable, so shareable).
+_TURNS: dict[int, frozenset[int]] = {}
+
+
+def _rules_data(rules: FlopRules) -> dict[str, Any]:
+    hit = _DUMPS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_DUMPS) >= 64:
+            _DUMPS.clear()
+        hit = _DUMPS[id(rules)] = (rules, rules.model_dump())
+    return hit[1].copy()
+
+
+def next_button(seats: Sequence[int], button: int) -> int:
+    """The button after a hand: the next seat to the left (clockwise) of ``button``.
+
+    ``seats`` are the players dealt the next hand (seat numbers increase clockwise); the
+    old button may have left the table.
+
+    >>> next_button([1, 4, 6], 4), next_button([1, 4, 6], 6), next_button([1, 6], 4)
+    (6, 1, 6)
+    """
+    if not seats:
+        raise InvalidConfig("seats", "no players for the next hand")
+    ordered = sorted(seats)
+    return next((s for s in ordered if s > button), ordered[0])
+
+
+class FlopHand(ActionOptions):
+    """One hand. Build it, call :meth:`start`, then :meth:`apply` actions.
+
+    The deck is injected: a ``random.Random`` (default ``secrets.SystemRandom``) deals
+    each card uniformly from those left (lazily: the deal has the distribution of an
+    up-front shuffle), or ``deck`` stacks it (top first). Hole cards are dealt player
+    by player from position 0, then the board; no burn cards (a stacked deck from a hand
+    history has none).
+    """
+
+    def __init__(
+        self,
+        rules: FlopRules,
+        players: Sequence[tuple[int, int]],
+        dealer: int,
+        *,
+        rng: random.Random | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        n = len(players)
+        if not rules.min_players <= n <= rules.max_players:
+            raise InvalidConfig(
+                "players", f"need {rules.min_players} to {rules.max_players} players, got {n}"
+            )
+        seat_list = [int(s) for s, _ in players]
+        if len(set(seat_list)) != n:
+            raise InvalidConfig("players", f"a seat appears twice in {seat_list}")
+        for s, c in players:
+            if c <= 0:
+                raise InvalidConfig("players", f"seat {s} has no chips ({c})")
+        if dealer not in seat_list:
+            raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
+        d = seat_list.index(dealer) + 1
+        stacks = [int(c) for _, c in players]
+        self.rules = rules
+        self.dealer = dealer
+        self.n = n
+        self.seat_ids: tuple[int, ...] = (*seat_list[d:], *seat_list[:d])
+        self.starting: list[int] = stacks[d:] + stacks[:d]
+        if deck is not None:
+            cards = [CARDS[int(c)] for c in deck]
+            if len(set(cards)) != len(cards):
+                raise InvalidConfig("deck", "a card appears twice in the stacked deck")
+            self._rng: random.Random | None = None
+        else:
+            cards = list(CARDS)
+            self._rng = rng or secrets.SystemRandom()
+        #: Dealt cards in deal order, then the undealt ones (in no order while ``_rng``).
+        self._deck: list[Card] = cards
+        self._next = 0
+        self.stacks: list[int] = self.starting[:]
+        self.bets: list[int] = [0] * n
+        self.contrib: list[int] = [0] * n
+        self.dead = 0  # dead antes (in the main pot, belonging to no one's contribution)
+        self.folded: list[bool] = [False] * n
+        self.hole: list[list[Card]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        # Nominal blinds by position (heads-up: position 0 is the big blind).
+        blinds = [0] * n
+        if n == 2:
+            blinds[0], blinds[1] = rules.big_blind, rules.small_blind
+        else:
+            blinds[0], blinds[1] = rules.small_blind, rules.big_blind
+        self.blinds = blinds
+        self.street = 0
+        self.actors: list[int] = []
+        self.acted: set[int] = set()
+        self.raise_size = 0  # pokerkit: completion_betting_or_raising_amount
+        self.aggressions = 0
+        self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
+        self.opener: int | None = None
+        self.shown_early = False  # the hands were shown before an all-in run-out
+        #: The current actor's allowed kinds, worked out once per turn (None: not yet),
+        #: and with a bet/raise among them its minimum "to" total.
+        self._kinds: tuple[str, ...] | None = None
+        self._low = 0
+        self._cap = rules.max_aggressions
+        self._street_bet = rules.street_bet(1)
+        self._pos: dict[int, int] | None = None
+        self.log: list[Event] = []
+        self.phh_actions: list[str] = []
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.street == OVER
+
+    @property
+    def started(self) -> bool:
+        return self.street != 0
+
+    @property
+    def street_name(self) -> str:
+        return STREET_NAMES.get(self.street, "over" if self.is_over else "not started")
+
+    def seat_stacks(self) -> dict[int, int]:
+        """Each seat's chips behind (not counting chips in the pot)."""
+        return {self.seat_ids[p]: self.stacks[p] for p in range(self.n)}
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle, the bets of this street included."""
+        return 0 if self.is_over else sum(self.contrib) + self.dead
+
+    def to_act(self) -> frozenset[int]:
+        if not self.actors or self.street == OVER:
+            return frozenset()
+        seat = self.seat_ids[self.actors[0]]
+        turn = _TURNS.get(seat)
+        if turn is None:
+            turn = _TURNS[seat] = frozenset((seat,))
+        return turn
+
+    def hole_cards(self, seat: int) -> list[Card]:
+        return list(self.hole[self.position(seat)])
+
+    def _live(self) -> list[int]:
+        return [p for p in range(self.n) if not self.folded[p]]
+
+    # --------------------------------------------------------------- the deal
+
+    def _draw(self, k: int) -> list[Card]:
+        deck, start = self._deck, self._next
+        end = start + k
+        if end > len(deck):
+            raise GameError(f"the deck has {len(deck) - start} cards, {k} needed")
+        rng = self._rng
+        if rng is not None:
+            # One Fisher-Yates step per card dealt (as Razz): a uniformly random undealt
+            # card swapped into place, so a hand shuffles only the 9 to 41 cards it deals.
+            random_ = rng.random
+            left = len(deck)
+            for i in range(start, end):
+                j = i + int(random_() * (left - i))
+                deck[i], deck[j] = deck[j], deck[i]
+        self._next = end
+        return deck[start:end]
+
+    def fix_deck(self) -> None:
+        """Shuffle the undealt cards once and deal them in that order from now on (a
+        snapshot stores the order, so a restored hand deals the same cards)."""
+        rng = self._rng
+        if rng is not None:
+            rest = self._deck[self._next :]
+            rng.shuffle(rest)
+            self._deck[self._next :] = rest
+            self._rng = None
+
+    def _pay(self, p: int, amount: int, kind: str, *, bet: bool = True) -> ChipMove:
+        self.stacks[p] -= amount
+        if bet:
+            self.bets[p] += amount
+            self.contrib[p] += amount
+        return _new(ChipMove, (self.seat_ids[p], amount, kind))
+
+    def start(self) -> list[Event]:
+        """Antes, blinds, the hole cards and the first player's turn."""
+        if self.street:
+            raise GameError("this hand has already started")
+        rules, n = self.rules, self.n
+        self.street = 1
+        out = [
+            Event(
+                "hand_start",
+                {
+                    "seats": list(self.seat_ids),
+                    "stacks": self.starting[:],
+                    "dealer": self.dealer,
+                    "rules": _rules_data(rules),
+                },
+            )
+        ]
+        if rules.ante:
+            big = 0 if n == 2 else 1
+            antes = [0] * n
+            for p in range(n):
+                if not rules.bb_ante or p == big:
+                    antes[p] = min(rules.ante, self.stacks[p])
+            dead = rules.antes_dead
+            moves = tuple(self._pay(p, a, "ante", bet=False) for p, a in enumerate(antes) if a)
+            if dead:
+                self.dead = sum(antes)
+            else:
+                self.contrib = antes[:]
+            out.append(Event("antes", {"amounts": antes, "dead": dead}, None, moves))
+            if not dead:
+                # pokerkit (ante trimming): an ante above every other is partly returned.
+                top, cutoff = sorted(antes)[-1:-3:-1]
+                if top > cutoff:
+                    out.append(self._refund(antes.index(top), top - cutoff))
+        posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
+        moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
+        out.append(Event("blinds", {"amounts": posted}, None, moves))
+        k = rules.hole_cards
+        dealt = self._draw(k * n)
+        seat_ids, hole, phh = self.seat_ids, self.hole, self.phh_actions
+        for p in range(n):
+            cards = dealt[p * k : p * k + k]
+            hole[p] = cards
+            codes = [CODE[c] for c in cards]
+            seat = seat_ids[p]
+            out.append(_new(Event, ("deal_hole", {"seat": seat, "cards": codes}, seat, ())))
+            phh.append(PHH_DEAL[p] + "".join(codes))
+        self._begin_betting(out)
+        self.log.extend(out)
+        return out
+
+    def _deal_board(self, out: list[Event]) -> None:
+        cards = self._draw(BOARD_CARDS[self.street])
+        self.board.extend(cards)
+        codes = [CODE[c] for c in cards]
+        out.append(
+            Event(
+                "board",
+                {
+                    "street": self.street_name,
+                    "cards": codes,
+                    "board": [CODE[c] for c in self.board],
+                },
+            )
+        )
+        self.phh_actions.append(f"d db {''.join(codes)}")
+
+    # ------------------------------------------------------------ betting flow
+
+    def _begin_betting(self, out: list[Event]) -> None:
+        n, bets = self.n, self.bets
+        # pokerkit: the player after the largest blind posted opens (the first left of the
+        # button after the flop, when no bets are out).
+        top, best, blinds = 0, -1, self.blinds
+        for i in range(n):
+            b = bets[i] if blinds[i] > 0 else 0
+            if b >= best:
+                top, best = i, b
+        opener = (top + 1) % n
+        self.opener = opener
+        order = (opener, *AFTER[n][opener])
+        folded, stacks = self.folded, self.stacks
+        # pokerkit: only a player who can still lose chips acts (the effective stack: up
+        # to the second-largest total of the live players).
+        totals = sorted(bets[i] + stacks[i] for i in range(n) if not folded[i])
+        second = totals[-2]
+        self.actors = [p for p in order if not folded[p] and stacks[p] > 0 and second - bets[p] > 0]
+        self._kinds = None
+        self._street_bet = self.rules.street_bet(self.street)
+        self.acted = set()
+        self.raise_size = 0
+        self.aggressions = 0
+        self.shorts = []
+        data = {
+            "street": STREET_NAMES[self.street],
+            "opener": self.seat_ids[opener],
+            "bet": self._street_bet,
+        }
+        out.append(_new(Event, ("betting", data, None, ())))
+        actors = self.actors
+        if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
+            self._end_betting(out)
+
+    def _end_betting(self, out: list[Event]) -> None:
+        self.actors = []
+        bets = self.bets
+        top, cutoff = sorted(bets)[-1:-3:-1]
+        if top > cutoff:  # uncalled chips go back
+            out.append(self._refund(bets.index(top), top - cutoff))
+        self.bets = [0] * self.n
+        live = self._live()
+        if len(live) == 1:
+            award_uncontested(self, live[0], out)
+            return
+        if self.street == 4 or sum(1 for p in live if self.stacks[p] > 0) <= 1:
+            if self.street < 4:
+                # Betting is closed (all-in): the hands are shown (pokerkit shows them here,
+                # from the last opener round), then the board is run out.
+                first = self.opener or 0
+                for p in sorted(live, key=lambda i: (i - first) % self.n):
+                    cards = "".join(CODE[c] for c in self.hole[p])
+                    self.phh_actions.append(f"p{p + 1} sm {cards}")
+                self.shown_early = True
+            while self.street < 4:
+                self.street += 1
+                self._deal_board(out)
+            out.extend(showdown(self))
+            return
+        self.street += 1
+        self._deal_board(out)
+        self._begin_betting(out)
+
+    def _refund(self, p: int, amount: int) -> Event:
+        self.stacks[p] += amount
+        self.contrib[p] -= amount
+        if self.bets[p] >= amount:
+            self.bets[p] -= amount
+        seat = self.seat_ids[p]
+        return Event(
+            "refund", {"seat": seat, "amount": amount}, chips=(ChipMove(seat, -amount, "refund"),)
+        )
+
+    def apply(self, action: Action) -> list[Event]:
+        """Do ``action``; raises NotYourTurn / IllegalAction / GameOver changing nothing."""
+        actors = self.actors
+        kind = action.kind
+        p = actors[0] if actors and self.street != OVER else -1
+        if (
+            p >= 0
+            and action.amount is None
+            and self.seat_ids[p] == action.seat
+            and kind in (self._kinds or self._allowed(p))
+        ):
+            # A plain legal action by the current actor (_check's answer, precomputed).
+            target: int | None = self._low if kind in AGGRESSIONS else None
+        else:
+            p, target = self._check(action)
+        seat = self.seat_ids[p]
+        stacks, bets = self.stacks, self.bets
+        del actors[0]
+        self._kinds = None
+        self.acted.add(p)
+        street = STREET_NAMES[self.street]
+        # The event data is one dict display per kind (keys: seat, action, street, then
+        # amount, to, all_in).
+        data: dict[str, Any]
+        moves: tuple[ChipMove, ...] = ()
+        if kind == "fold":
+            self.folded[p] = True
+            self.phh_actions.append(PHH_FOLD[p])
+            data = {"seat": seat, "action": kind, "street": street}
+        elif target is None:  # check or call
+            mine = bets[p]
+            cost = max(bets) - mine
+            stack = stacks[p]
+            if cost > stack:
+                cost = stack
+            if cost:
+                stack -= cost
+                stacks[p] = stack
+                mine += cost
+                bets[p] = mine
+                self.contrib[p] += cost
+                moves = (_new(ChipMove, (seat, cost, "match")),)
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": mine,
+                "all_in": stack == 0,
+            }
+            self.phh_actions.append(PHH_CC[p])
+        else:
+            top = max(bets)
+            kind = "bet" if top == 0 else "raise"
+            increment = target - top
+            cost = target - bets[p]
+            moves = (self._pay(p, cost, "bet"),)
+            folded = self.folded
+            actors[:] = [i for i in AFTER[self.n][p] if not folded[i] and stacks[i] > 0]
+            self.opener = p
+            # pokerkit: a raise at least as big as the largest one reopens the betting.
+            if increment >= self.raise_size:
+                self.acted = {p}
+                self.raise_size = increment
+            self.aggressions += 1
+            all_in = stacks[p] == 0
+            shorts = self.shorts
+            if all_in:
+                shorts.append(increment)
+                if sum(shorts) >= self.raise_size:
+                    shorts.clear()
+            elif shorts:
+                shorts.clear()
+            data = {
+                "seat": seat,
+                "action": kind,
+                "street": street,
+                "amount": cost,
+                "to": target,
+                "all_in": all_in,
+            }
+            self.phh_actions.append(f"p{p + 1} cbr {target}")
+        if action.timed_out:
+            data["timed_out"] = True
+        out = [_new(Event, ("action", data, None, moves))]
+        if not actors or (kind == "fold" and self.folded.count(False) <= 1):
+            self._end_betting(out)
+        self.log.extend(out)
+        return out
+
+    # ---------------------------------------------------------------- records
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (the deck order included); PHH text is
+        :func:`bot.engine.flop.phh.hand_to_phh`."""
+        self.fix_deck()
+        return dump(self)
+
+    @classmethod
+    def restore(cls, snap: Any) -> FlopHand:
+        """Rebuild a hand from :meth:`snapshot`; raises SnapshotError naming a bad field."""
+        return load(cls, snap)

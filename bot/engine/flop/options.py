@@ -1,0 +1,215 @@
+"""What the player to act may do: check / can for :class:`~bot.engine.flop.hand.FlopHand`.
+
+A mixin, so the hand's state stays in one object: it reads the attributes declared below
+(the hand sets them) and never changes the game, except for caching the current actor's
+options (``_kinds``, ``_low``) and the seat -> position map.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.engine.actions import Action, ActionOption
+from bot.engine.errors import GameError, GameOver, IllegalAction, NotYourTurn
+from bot.engine.flop.errors import BetOutOfRange
+from bot.engine.flop.rules import FlopRules
+
+ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
+AGGRESSIONS: Final = frozenset(("bet", "raise"))
+OVER: Final = 5
+
+
+class ActionOptions:
+    """Legal actions, bet/raise ranges and the checks behind :meth:`FlopHand.apply`."""
+
+    rules: FlopRules
+    n: int
+    street: int
+    seat_ids: tuple[int, ...]
+    actors: list[int]
+    acted: set[int]
+    bets: list[int]
+    stacks: list[int]
+    contrib: list[int]
+    dead: int
+    folded: list[bool]
+    raise_size: int
+    aggressions: int
+    shorts: list[int]
+    _street_bet: int
+    _cap: int | None
+    _kinds: tuple[str, ...] | None
+    _low: int
+    _pos: dict[int, int] | None
+
+    def position(self, seat: int) -> int:
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = {s: p for p, s in enumerate(self.seat_ids)}
+        try:
+            return pos[seat]
+        except KeyError:
+            raise NotYourTurn(f"seat {seat} is not in this hand") from None
+
+    def _aggression_block(self, p: int) -> str | None:
+        """Why ``p`` may not bet/raise now (pokerkit's checks, in its order), or None."""
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        owed = min(stacks[p], top - bets[p])
+        if owed < self.raise_size:
+            return "a short all-in cannot be raised"
+        cap = self.rules.max_aggressions
+        if cap is not None and self.aggressions >= cap:
+            return "the betting is capped (one bet and three raises)"
+        if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
+            return "you already acted and a short all-in does not reopen the betting"
+        if stacks[p] <= top - bets[p]:
+            return "you cannot cover the bet: call instead"
+        for i in range(self.n):
+            if i != p and not self.folded[i] and stacks[i] + bets[i] > top:
+                return None
+        return "every other player is all-in or has folded"
+
+    def _range(self, p: int) -> tuple[int, int]:
+        """(min, max) "to" totals of a bet/raise by ``p`` (the caller checked it is legal)."""
+        bets, stacks, rules = self.bets, self.stacks, self.rules
+        top = max(bets)
+        everything = stacks[p] + bets[p]
+        low = min(everything, max(self.raise_size, self._street_bet) + top)
+        if rules.betting == "fixed-limit":
+            return low, low
+        if rules.betting == "pot-limit":
+            # The pot after calling, added to the call: 2 * top - mine + every chip in.
+            pot = sum(self.contrib) + self.dead
+            return low, min(everything, max(low, 2 * top - bets[p] + pot))
+        return low, everything
+
+    def raise_range(self, seat: int) -> tuple[int, int] | None:
+        """The legal (min, max) "to" totals of a bet/raise by ``seat`` now, or None."""
+        if not self.actors or self.seat_ids[self.actors[0]] != seat:
+            return None
+        p = self.actors[0]
+        if self._aggression_block(p) is not None:
+            return None
+        return self._range(p)
+
+    def legal_actions(self, seat: int) -> list[ActionOption]:
+        """Every action kind for ``seat`` now: allowed, or why not. A bet/raise gives its
+        minimum ``to`` (:meth:`raise_range` gives the maximum too); a call its cost."""
+        reason: str | None = None
+        if self.street == 0:
+            reason = "the hand has not started"
+        elif self.street == OVER:
+            reason = "the hand is over"
+        elif not self.actors or self.seat_ids[self.actors[0]] != seat:
+            reason = "it is not your turn"
+        if reason is not None:
+            return [ActionOption(kind, False, reason) for kind in ACTION_KINDS]
+        p = self.actors[0]
+        bets = self.bets
+        top = max(bets)
+        owed = min(top - bets[p], self.stacks[p])
+        aggressive = "bet" if top == 0 else "raise"
+        block = self._aggression_block(p)
+        out: list[ActionOption] = []
+        if owed > 0:
+            out.append(ActionOption("fold", True))
+            out.append(ActionOption("check", False, f"there is a bet: call {owed} or fold"))
+            out.append(ActionOption("call", True, amount=owed, to=bets[p] + owed))
+        else:
+            out.append(ActionOption("fold", False, "nothing to call: check instead"))
+            out.append(ActionOption("check", True, amount=0, to=bets[p]))
+            out.append(ActionOption("call", False, "there is no bet to call: check instead"))
+        for kind in ("bet", "raise"):
+            if kind != aggressive:
+                other = "raise" if kind == "bet" else "bet"
+                out.append(ActionOption(kind, False, f"{other} instead"))
+            elif block is not None:
+                out.append(ActionOption(kind, False, block))
+            else:
+                low, _ = self._range(p)
+                out.append(ActionOption(kind, True, amount=low - bets[p], to=low))
+        return out
+
+    def _allowed(self, p: int) -> tuple[str, ...]:
+        """The kinds the current actor ``p`` may take (the fast path of legal_actions),
+        worked out once per turn, with the minimum bet/raise total in ``_low``.
+
+        The bet/raise test is :meth:`_aggression_block` inlined, and the minimum is the
+        first of :meth:`_range`."""
+        kinds = self._kinds
+        if kinds is not None:
+            return kinds
+        bets, stacks = self.bets, self.stacks
+        top = max(bets)
+        mine, stack = bets[p], stacks[p]
+        owed = top - mine
+        kinds = ("fold", "call") if owed > 0 else ("check",)
+        rs = self.raise_size
+        cap = self._cap
+        if not (
+            (owed if owed < stack else stack) < rs
+            or (cap is not None and self.aggressions >= cap)
+            or (self.shorts and sum(self.shorts) < rs and p in self.acted)
+            or stack <= owed
+        ):
+            folded = self.folded
+            for i in range(self.n):
+                if i != p and not folded[i] and stacks[i] + bets[i] > top:
+                    size = self._street_bet
+                    low = (rs if rs > size else size) + top
+                    self._low = low if low < stack + mine else stack + mine
+                    kinds += ("bet",) if top == 0 else ("raise",)
+                    break
+        self._kinds = kinds
+        return kinds
+
+    def allowed_kinds(self, seat: int) -> tuple[str, ...]:
+        """The action kinds ``seat`` may take now (empty when it is not their turn)."""
+        actors = self.actors
+        if not actors or self.street == OVER or self.seat_ids[actors[0]] != seat:
+            return ()
+        return self._allowed(actors[0])
+
+    def can(self, action: Action) -> str | None:
+        """None if ``action`` is legal now, else the reason it is refused."""
+        try:
+            self._check(action)
+        except GameError as exc:
+            return exc.message
+        return None
+
+    def _check(self, action: Action) -> tuple[int, int | None]:
+        """(position, bet/raise "to" total or None) of a legal action; raises otherwise."""
+        if self.street == 0:
+            raise IllegalAction("the hand has not started")
+        if self.street == OVER:
+            raise GameOver("the hand is over")
+        p = self.position(action.seat)
+        if not self.actors or self.actors[0] != p:
+            who = self.seat_ids[self.actors[0]] if self.actors else None
+            raise NotYourTurn(f"it is seat {who}'s turn, not seat {action.seat}'s")
+        kind = action.kind
+        if kind not in ACTION_KINDS:
+            raise IllegalAction(f"unknown action {kind!r} (use {', '.join(ACTION_KINDS)})")
+        if kind in AGGRESSIONS:
+            # "bet" and "raise" name the same move; the event says which one it was.
+            block = self._aggression_block(p)
+            if block is not None:
+                raise IllegalAction(f"cannot {kind}: {block}")
+            low, high = self._range(p)
+            amount = low if action.amount is None else action.amount
+            if not low <= amount <= high:
+                raise BetOutOfRange(kind, amount, minimum=low, maximum=high)
+            return p, amount
+        for opt in self.legal_actions(action.seat):
+            if opt.kind == kind and not opt.allowed:
+                raise IllegalAction(f"cannot {kind}: {opt.reason}")
+        return p, None
+
+    def default_action(self, seat: int) -> Action:
+        """The timeout action: check when free, else fold."""
+        p = self.position(seat)
+        if self.actors and self.actors[0] == p and self.bets[p] >= max(self.bets):
+            return Action(seat, "check", timed_out=True)
+        return Action(seat, "fold", timed_out=True)

@@ -1,0 +1,300 @@
+"""Poker Hand History (PHH) for Hold'em and Omaha: write our hands, replay others'.
+
+Variant codes are pokerkit's where it has one: ``NT`` (no-limit Texas hold'em), ``FT``
+(fixed-limit), ``PO`` (pot-limit Omaha), ``FO/8`` (fixed-limit Omaha hi-lo). For the
+games pokerkit lacks we extend its naming scheme (betting letter, game letter, ``/8`` for
+hi-lo; docs/hand-history.md): ``PT`` pot-limit Hold'em, ``PO/8`` pot-limit Omaha hi-lo,
+and likewise ``NO``, ``FO``, ``NO/8``. They carry the fields of ``NT``/``PO`` (or of
+``FT``/``FO/8`` for fixed limit).
+
+Player ``pN`` is position N-1: the N-th seat clockwise from the button's left (heads-up,
+p1 is the big blind and p2 the button), as in pokerkit. Hole cards a file hides (``????``)
+are replaced by cards nobody holds: they matter only if shown, and a shown hand
+(``pN sm CARDS``) gives them.
+
+>>> text = '''
+... variant = 'NT'
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ['d dh p1 AcAd', 'd dh p2 7c2h', 'p2 cbr 6', 'p1 cbr 100', 'p2 f']
+... finishing_stacks = [106, 94]
+... '''
+>>> replay_flop_phh_text(text).match
+True
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.engine.actions import Action
+from bot.engine.cards import CARDS, Card
+from bot.engine.errors import GameError, HomeGameError, InvalidCard, InvalidConfig
+from bot.engine.flop.hand import FlopHand
+from bot.engine.flop.rules import FlopRules
+from bot.engine.razz.phh import PHHError
+
+_BETTING: Final = {"N": "no-limit", "P": "pot-limit", "F": "fixed-limit"}
+_GAME: Final = {"T": "holdem", "O": "omaha"}
+#: The variant codes pokerkit itself reads.
+POKERKIT_VARIANTS: Final = frozenset(("NT", "FT", "PO", "FO/8"))
+#: Every code this module reads and writes.
+VARIANTS: Final = frozenset(
+    b + g + s for b in "NPF" for g in "TO" for s in ("", "/8") if not (g == "T" and s)
+)
+
+
+def variant_code(rules: FlopRules) -> str:
+    """The PHH variant code of a table's rules."""
+    letter = {v: k for k, v in _BETTING.items()}[rules.betting]
+    game = "T" if rules.game == "holdem" else "O"
+    return letter + game + ("/8" if rules.split == "hi-lo" else "")
+
+
+@dataclass(frozen=True, slots=True)
+class FlopReplay:
+    """The outcome of replaying one PHH hand through our engine."""
+
+    name: str
+    finishing_stacks: list[int]
+    recorded: list[int] | None
+    hand: FlopHand
+
+    @property
+    def match(self) -> bool | None:
+        if self.recorded is None:
+            return None
+        return self.recorded == self.finishing_stacks
+
+
+def hand_to_phh(hand: FlopHand, *, players: list[str] | None = None) -> str:
+    """The finished ``hand`` as PHH text (TOML); pokerkit replays the ``NT``/``FT``/
+    ``PO``/``FO/8`` ones to our finishing stacks."""
+    if not hand.is_over:
+        raise GameError("only a finished hand can be written as a hand history")
+    r, n = hand.rules, hand.n
+    names = players or [f"seat {s}" for s in hand.seat_ids]
+
+    def q(text: str) -> str:
+        return "'" + text.replace("'", "") + "'"
+
+    def ints(values: list[int]) -> str:
+        return "[" + ", ".join(map(str, values)) + "]"
+
+    antes = [0] * n
+    if r.bb_ante:
+        antes[1] = r.ante  # pokerkit swaps heads-up, so index 1 is the big blind for any n
+    else:
+        antes = [r.ante] * n
+    blinds = [r.small_blind, r.big_blind] + [0] * (n - 2)
+    lines = [
+        f"variant = {q(variant_code(r))}",
+        f"ante_trimming_status = {'false' if r.antes_dead else 'true'}",
+        f"antes = {ints(antes)}",
+        f"blinds_or_straddles = {ints(blinds)}",
+    ]
+    if r.betting == "fixed-limit":
+        lines += [f"small_bet = {r.small_limit}", f"big_bet = {r.big_limit}"]
+    else:
+        lines.append(f"min_bet = {r.min_raise_bet}")
+    lines += [
+        f"starting_stacks = {ints(hand.starting)}",
+        f"actions = [{', '.join(q(a) for a in hand.phh_actions)}]",
+        f"players = [{', '.join(q(x) for x in names)}]",
+        f"finishing_stacks = {ints(hand.stacks)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _parse_cards(code: str) -> list[Card | None]:
+    """Cards written together; ``??`` is a hidden card (None)."""
+    if len(code) % 2:
+        raise InvalidCard(code, "cards are written as rank+suit pairs")
+    out: list[Card | None] = []
+    ranks, suits = "23456789TJQKA", "cdhs"
+    for i in range(0, len(code), 2):
+        rank, suit = code[i], code[i + 1]
+        if rank == "?" and suit == "?":
+            out.append(None)
+            continue
+        if rank.upper() not in ranks or suit.lower() not in suits:
+            raise InvalidCard(code[i : i + 2], "not a card")
+        out.append(CARDS[ranks.index(rank.upper()) * 4 + suits.index(suit.lower())])
+    return out
+
+
+def _player(token: str, n: int) -> int:
+    if not (token.startswith("p") and token[1:].isdigit() and 1 <= int(token[1:]) <= n):
+        raise InvalidConfig("player", f"no player {token!r} (p1..p{n})")
+    return int(token[1:]) - 1
+
+
+def _words(text: str) -> list[str]:
+    return text.split("#", 1)[0].split()
+
+
+def _stack_deck(actions: list[str], n: int, k: int, name: str) -> list[Card]:
+    """The deck our engine deals from: each position's hole cards, then the board."""
+    hole: list[list[Card | None]] = [[] for _ in range(n)]
+    shown: dict[int, list[Card | None]] = {}
+    board: list[Card] = []
+    for i, text in enumerate(actions, 1):
+        words = _words(text)
+        try:
+            if words[:2] == ["d", "dh"] and len(words) == 4:
+                p = _player(words[2], n)
+                if hole[p]:
+                    raise InvalidConfig("action", f"p{p + 1} is dealt hole cards twice")
+                hole[p] = _parse_cards(words[3])
+                if len(hole[p]) != k:
+                    raise InvalidConfig("action", f"{k} hole cards per player, got {len(hole[p])}")
+            elif words[:2] == ["d", "db"] and len(words) == 3:
+                cards = _parse_cards(words[2])
+                if None in cards:
+                    raise InvalidCard(words[2], "a board card cannot be hidden")
+                board.extend(c for c in cards if c is not None)
+            elif len(words) == 3 and words[1] == "sm" and words[0] != "d":
+                shown[_player(words[0], n)] = _parse_cards(words[2])
+        except HomeGameError as exc:
+            raise PHHError(f"{name}: action {i} {text!r}: {exc.message}") from None
+    for p, cards in shown.items():
+        if hole[p] and None in hole[p] and len(cards) == k and None not in cards:
+            hole[p] = cards
+    if any(len(h) != k for h in hole):
+        raise PHHError(f"{name}: field 'actions': every player must be dealt {k} hole cards")
+    known = [c for h in hole for c in h if c is not None] + board
+    if len(set(known)) != len(known):
+        raise PHHError(f"{name}: field 'actions': a card is dealt twice")
+    spare = iter([c for c in CARDS if c not in set(known)])
+    order = [c if c is not None else next(spare) for h in hole for c in h] + board
+    used = set(order)
+    return order + [c for c in CARDS if c not in used]
+
+
+def replay_flop_phh_text(text: str, *, name: str = "<phh>") -> FlopReplay:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PHHError(f"{name}: not TOML: {exc}") from None
+    return replay_flop_phh_data(data, name=name)
+
+
+def _ints(data: Mapping[str, Any], key: str, name: str, n: int | None = None) -> list[int]:
+    if key not in data:
+        raise PHHError(f"{name}: missing field '{key}'")
+    value = data[key]
+    if isinstance(value, int) and not isinstance(value, bool) and n is not None:
+        return [value] * n
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise PHHError(f"{name}: field '{key}' must be a list of integers, got {value!r}")
+    if n is not None and len(value) != n:
+        raise PHHError(f"{name}: field '{key}' has {len(value)} entries for {n} players")
+    return list(value)
+
+
+def _rules(data: Mapping[str, Any], variant: str, n: int, name: str) -> FlopRules:
+    antes = _ints(data, "antes", name, n)
+    blinds = _ints(data, "blinds_or_straddles", name, n)
+    if any(blinds[2:]) or len(blinds) < 2:
+        raise PHHError(f"{name}: field 'blinds_or_straddles': straddles are not supported")
+    values: dict[str, Any] = {
+        "game": _GAME[variant[1]],
+        "betting": _BETTING[variant[0]],
+        "split": "hi-lo" if variant.endswith("/8") else "high",
+        "small_blind": blinds[0],
+        "big_blind": blinds[1],
+        "dead_antes": data.get("ante_trimming_status", False) is not True,
+        "min_players": 2,
+    }
+    if len(set(antes)) == 1:
+        values["ante"] = antes[0]
+    elif sum(1 for a in antes if a) == 1 and antes[1]:
+        # A big-blind ante is dead money in the main pot whatever ante_trimming_status
+        # says: pokerkit returns it to the big blind when trimming is on (a lone ante is
+        # "uncalled"), which no cardroom does; real WSOP records keep it in the pot.
+        values.update(ante=antes[1], bb_ante=True, dead_antes=True)
+    else:
+        raise PHHError(f"{name}: field 'antes': only equal antes or a big-blind ante, got {antes}")
+    fields = ("small_bet", "big_bet") if variant[0] == "F" else ("min_bet",)
+    for key in fields:
+        value = data.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise PHHError(f"{name}: field '{key}' must be an integer, got {value!r}")
+        values[key] = value
+    try:
+        return FlopRules.create(**values)
+    except InvalidConfig as exc:
+        raise PHHError(f"{name}: field '{exc.field}': {exc.reason}") from None
+
+
+def replay_flop_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> FlopReplay:
+    """Replay a parsed PHH hand of a flop variant through our engine."""
+    variant = data.get("variant")
+    if variant not in VARIANTS:
+        raise PHHError(f"{name}: field 'variant' is {variant!r}, not a Hold'em/Omaha code")
+    stacks = _ints(data, "starting_stacks", name)
+    n = len(stacks)
+    if not 2 <= n <= 9:
+        raise PHHError(f"{name}: field 'starting_stacks': 2 to 9 players, got {n}")
+    rules = _rules(data, variant, n, name)
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PHHError(f"{name}: field 'actions' must be a list of strings")
+    recorded = _ints(data, "finishing_stacks", name, n) if "finishing_stacks" in data else None
+    deck = _stack_deck(actions, n, rules.hole_cards, name)
+    try:
+        hand = FlopHand(rules, [(p + 1, s) for p, s in enumerate(stacks)], dealer=n, deck=deck)
+    except InvalidConfig as exc:
+        raise PHHError(f"{name}: field 'starting_stacks': {exc.reason}") from None
+    hand.start()
+    board_read = [0]  # board cards the file has dealt so far
+    for i, text in enumerate(actions, 1):
+        try:
+            _replay_one(hand, text, n, board_read)
+        except HomeGameError as exc:
+            raise PHHError(f"{name}: action {i} {text!r}: {exc.message}") from None
+    if not hand.is_over:
+        raise PHHError(f"{name}: field 'actions': the hand is not over after the last action")
+    return FlopReplay(name, list(hand.stacks), recorded, hand)
+
+
+def _replay_one(hand: FlopHand, text: str, n: int, board_read: list[int]) -> None:
+    words = _words(text)
+    if not words:
+        return
+    if words[0] == "d":
+        if words[1:2] == ["db"] and len(words) == 3:
+            # Our engine deals a street when the betting before it closes (an all-in
+            # run-out deals them all at once), so the file's board trails ours.
+            cards = [c for c in _parse_cards(words[2]) if c is not None]
+            start = board_read[0]
+            board_read[0] += len(cards)
+            if hand.board[start : board_read[0]] != cards:
+                raise GameError("our engine has another board at this point")
+        elif words[1:2] != ["dh"] or len(words) != 4:
+            raise GameError("unsupported dealer action ('d dh' and 'd db' only)")
+        return
+    p = _player(words[0], n)
+    seat = hand.seat_ids[p]
+    verb = words[1] if len(words) > 1 else ""
+    if verb == "sm":
+        return  # our showdown shows or mucks by itself
+    if verb == "f" and len(words) == 2:
+        hand.apply(Action(seat, "fold"))
+    elif verb == "cc" and len(words) == 2:
+        owed = max(hand.bets) > hand.bets[p]
+        hand.apply(Action(seat, "call" if owed else "check"))
+    elif verb == "cbr" and len(words) == 3:
+        if not words[2].isdigit():
+            raise GameError(f"amount {words[2]!r} is not a whole number")
+        kind = "raise" if max(hand.bets) else "bet"
+        hand.apply(Action(seat, kind, amount=int(words[2])))
+    else:
+        raise GameError("unknown action")

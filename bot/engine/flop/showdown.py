@@ -1,0 +1,187 @@
+"""The end of a flop-game hand: who shows, who wins each pot, split and quartered pots.
+
+Each pot is contested by the live players who put in its level (main and side pots as in
+Razz). High only: the best high hand takes it, ties split. Hi-lo: when at least one of the
+pot's contestants has an eight-or-better low, the pot is halved, the odd chip to the high
+half; each half is split among its winners (two tied lows: a quartered pot). Within a
+half, odd chips go to the first winner clockwise from the button (the lowest position).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.engine.cards import CARDS
+from bot.engine.events import ChipMove, Event
+from bot.engine.hands.high import high_name as _high_name
+from bot.engine.hands.high import high_score, omaha_high_score
+from bot.engine.hands.low8 import low8_name, omaha_low8_score
+from bot.engine.razz.pots import Pot, build_pots, split
+
+if TYPE_CHECKING:
+    from bot.engine.flop.hand import FlopHand
+
+CODE = tuple(str(c) for c in CARDS)
+
+
+#: Hand names by score, filled on first use (7,462 scores at most).
+_NAMES: dict[int, str] = {}
+
+
+def high_name(score: int) -> str:
+    name = _NAMES.get(score)
+    if name is None:
+        name = _NAMES[score] = _high_name(score)
+    return name
+
+
+def pots_of(hand: FlopHand, live: list[bool] | None = None) -> list[Pot]:
+    """Main and side pots from the contributions; dead antes join the main pot, which
+    every live player contests. ``live``: who contests (default: who has not folded)."""
+    if live is None:
+        live = [not f for f in hand.folded]
+    pots = build_pots(hand.contrib, live) if any(hand.contrib) else []
+    if hand.dead:
+        everyone = tuple(p for p in range(hand.n) if live[p])
+        if pots and pots[0].eligible == everyone:
+            pots[0] = Pot(pots[0].amount + hand.dead, everyone)
+        else:
+            pots.insert(0, Pot(hand.dead, everyone))
+    return pots
+
+
+def award_uncontested(hand: FlopHand, winner: int, out: list[Event]) -> None:
+    amount = sum(hand.contrib) + hand.dead
+    seat = hand.seat_ids[winner]
+    hand.stacks[winner] += amount
+    hand.contrib = [0] * hand.n
+    hand.dead = 0
+    hand.street = 5
+    final = _final(hand)
+    hand.result = {
+        "showdown": False,
+        "pots": [{"amount": amount, "winners": [seat], "shares": {str(seat): amount}}],
+        "shown": {},
+        "mucked": [],
+        "board": [CODE[c] for c in hand.board],
+        "stacks": final,
+    }
+    out.append(
+        Event(
+            "award",
+            {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
+            chips=(ChipMove(seat, -amount, "award"),),
+        )
+    )
+    out.append(Event("hand_over", {"stacks": final.copy()}))
+
+
+def _final(hand: FlopHand) -> dict[str, int]:
+    return dict(zip(map(str, hand.seat_ids), hand.stacks, strict=True))
+
+
+def scores(hand: FlopHand, p: int) -> tuple[int, int | None]:
+    """(high score, low score or None) of position ``p`` on the full board."""
+    hole, board = hand.hole[p], hand.board
+    if hand.rules.game == "omaha":
+        high = omaha_high_score(hole, board)
+        low = omaha_low8_score(hole, board) if hand.rules.split == "hi-lo" else None
+        return high, low
+    return high_score([*hole, *board]), None
+
+
+def _halves(
+    pot: Pot, value: dict[int, tuple[int, int | None]]
+) -> list[tuple[str | None, int, list[int]]]:
+    """(half, chips, winners) of a pot: one high "half" unless a contestant has a low."""
+    top = max(value[p][0] for p in pot.eligible)
+    high_winners = [p for p in pot.eligible if value[p][0] == top]
+    lows = {p: lo for p in pot.eligible if (lo := value[p][1]) is not None}
+    if not lows:
+        return [("high", pot.amount, high_winners)]
+    best = max(lows.values())
+    low_winners = [p for p in pot.eligible if lows.get(p) == best]
+    low_half = pot.amount // 2
+    return [("high", pot.amount - low_half, high_winners), ("low", low_half, low_winners)]
+
+
+def showdown(hand: FlopHand) -> list[Event]:
+    out: list[Event] = []
+    n = hand.n
+    live = [p for p in range(n) if not hand.folded[p]]
+    first = hand.opener or 0
+    order = sorted(live, key=lambda p: (p - first) % n)
+    value = {p: scores(hand, p) for p in live}
+    pots = pots_of(hand)
+    # A hand that wins no part of any pot is dead (mucked) before the chips are pushed,
+    # and pots left with the same contestants are one pot (as pokerkit): that only moves
+    # odd chips, which then go by position over the merged pot.
+    winning = {p for pot in pots for half in _halves(pot, value) for p in half[2]}
+    contest = [p in winning for p in range(n)]
+    hi_lo = hand.rules.split == "hi-lo"
+    reveal_all = hand.rules.showdown_reveal == "all"
+    best_high: dict[int, int] = {}
+    best_low: dict[int, int] = {}
+    shown: dict[str, Any] = {}
+    mucked: list[int] = []
+    for p in order:
+        seat = hand.seat_ids[p]
+        high, low = value[p]
+        mine = [k for k, pot in enumerate(pots) if p in pot.eligible]
+        could_win = any(
+            high >= best_high.get(k, 0) or (low is not None and low >= best_low.get(k, 0))
+            for k in mine
+        )
+        if reveal_all or could_win or hand.shown_early:
+            codes = [CODE[c] for c in hand.hole[p]]
+            data: dict[str, Any] = {"seat": seat, "cards": codes, "high": high_name(high)}
+            if hi_lo:
+                data["low"] = low8_name(low)
+            shown[str(seat)] = {k: v for k, v in data.items() if k != "seat"}
+            for k in mine:
+                best_high[k] = max(best_high.get(k, 0), high)
+                if low is not None:
+                    best_low[k] = max(best_low.get(k, 0), low)
+            out.append(Event("show", data))
+            if not hand.shown_early:
+                hand.phh_actions.append(f"p{p + 1} sm {''.join(codes)}")
+        else:
+            mucked.append(seat)
+            out.append(Event("muck", {"seat": seat}))
+            hand.phh_actions.append(f"p{p + 1} sm")
+    results = []
+    for k, pot in enumerate(pots_of(hand, contest)):
+        halves = _halves(pot, value)
+        if not hi_lo:
+            halves = [(None, amount, winners) for _, amount, winners in halves]
+        shares: dict[int, int] = {}
+        entry: dict[str, Any] = {"amount": pot.amount}
+        for half, amount, winners in halves:
+            if not amount:
+                continue
+            for p, a in split(amount, winners).items():
+                seat = hand.seat_ids[p]
+                hand.stacks[p] += a
+                shares[p] = shares.get(p, 0) + a
+                data = {"pot": k, "seat": seat, "amount": a}
+                if half is not None:
+                    data["half"] = half
+                out.append(Event("award", data, None, (ChipMove(seat, -a, "award"),)))
+            entry[f"{half}_winners" if half else "winners"] = [hand.seat_ids[p] for p in winners]
+        if "winners" not in entry:
+            entry["winners"] = sorted({hand.seat_ids[p] for p in shares})
+        entry["shares"] = {str(hand.seat_ids[p]): a for p, a in sorted(shares.items())}
+        results.append(entry)
+    hand.contrib = [0] * n
+    hand.dead = 0
+    hand.street = 5
+    hand.result = {
+        "showdown": True,
+        "pots": results,
+        "shown": shown,
+        "mucked": mucked,
+        "board": [CODE[c] for c in hand.board],
+        "stacks": _final(hand),
+    }
+    out.append(Event("hand_over", {"stacks": _final(hand)}))
+    return out
