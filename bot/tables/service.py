@@ -241,6 +241,9 @@ class TableService:
         """Table id -> the private marks of the last committed state (see _private_marks)."""
         self._policy_rng = rng_factory()
         self._running = False
+        self._closing: set[int] = set()
+        """Tables a close was asked for (``/table end``), until it is done: no game is
+        dealt there any more, and no timer is armed (see :meth:`end`)."""
 
     # =============================================================== lifecycle
 
@@ -607,6 +610,11 @@ class TableService:
         return frozenset(s for s, i in live.seats.items() if i.away)
 
     async def _start_hand(self, live: LiveTable, tx: Tx, step: Step, *, strict: bool) -> bool:
+        if live.id in self._closing:
+            # no game is dealt once a close is pending (it would only be voided at once)
+            if strict:
+                raise TableClosed("the table is being closed")
+            return False
         stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
         if reason is not None:
@@ -782,12 +790,27 @@ class TableService:
     ) -> None:
         await self._flush(live, tx, step)
         if live.hand_id is not None and live.family.hand_running:
-            await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+            entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
             live.family.void()
             live.hand_id = None
+            moved = sum(e.amount for e in entries)
+            text = (
+                f"Hand {live.hand_number} voided as the table closed: its {moved} chips went back"
+            )
+            step.announcements.append(text)
+            live.recent.append(text)
+            step.touched.update(i.user_id for i in live.seats.values())
         refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
         for r in refunds:
             step.announcements.append(f"{r.amount} chips from the pot go back (RULES 1.10)")
+        back = sum(r.amount for r in refunds)
+        # the table message's last words: the table closed and what went back
+        live.recent.append(
+            f"Table closed: the pot's {back} chips went back to whoever paid them in"
+            if back
+            else "Table closed: no chips were left in the pot"
+        )
+        del live.recent[:-RECENT]
         step.closed = True
 
     # =============================================================== views
@@ -840,7 +863,7 @@ class TableService:
             rules=fam.describe_rules(),
             seats=tuple(seats),
             dealer_seat=fam.dealer,
-            pot=fam.pot,
+            pot=0 if live.status == "closed" else fam.pot,  # a closed table's pot went back
             phase=phase,
             hand_number=live.hand_number,
             deadline=None if live.deadline is None else float(live.deadline),
@@ -930,6 +953,8 @@ class TableService:
         if not self.timers or not self._running:
             return
         tid = live.id
+        if tid in self._closing:
+            return  # the close cancels the timer; a refused close arms it again
         when = self._due_at(live) if live.status != "closed" else None
         if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
             return
@@ -964,6 +989,8 @@ class TableService:
         def due(live: LiveTable) -> bool:
             if live.deadline is None or live.status in ("paused", "closed"):
                 return False
+            if live.id in self._closing:
+                return False  # a close is pending: nothing more is dealt or played
             due_at = self._due_at(live)
             return force or (due_at is not None and self.clock() >= due_at)
 
@@ -1259,11 +1286,26 @@ class TableService:
         return await self._run_view(table_id, do)
 
     async def end(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
+        """Close the table (RULES 1.10). From the moment the close is asked for (checked
+        first: a refused close changes nothing) no game is dealt there: a timer that wakes
+        meanwhile (the next game's) waits behind it and finds the table closed. A game
+        being played is voided; the pot standing goes back to whoever paid it in."""
+
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
             await self._close(live, tx, step, actor_id=actor_id, reason="table ended")
 
-        view = await self._run_view(table_id, do)
+        self._may_manage(await self._get(table_id), actor_id, may_manage)
+        self._closing.add(table_id)
+        try:
+            view = await self._run_view(table_id, do)
+        except BaseException:
+            self._closing.discard(table_id)
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._arm(live)
+            raise
+        self._closing.discard(table_id)
         self._cancel_timer(table_id)
         return view
 
