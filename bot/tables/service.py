@@ -62,6 +62,8 @@ RECENT = 8
 """How many public sentences a table view keeps."""
 PRACTICE_CHIPS = 1000
 """Play chips of each player at a practice table (no league chips move there)."""
+TIMER_RETRY = 5.0
+"""Seconds before a table's timer tries again after its due step failed."""
 
 
 class TableSubscriber(Protocol):
@@ -955,7 +957,8 @@ class TableService:
         tid = live.id
         if tid in self._closing:
             return  # the close cancels the timer; a refused close arms it again
-        when = self._due_at(live) if live.status != "closed" else None
+        # a paused or closed table waits for no deadline (``tick`` would find nothing due)
+        when = self._due_at(live) if live.status not in ("closed", "paused") else None
         if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
             return
         old = self._timer_tasks.pop(tid, None)
@@ -979,7 +982,29 @@ class TableService:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("timer of table %s failed", table_id)
+            log.exception("timer of table %s failed; trying again in %s s", table_id, TIMER_RETRY)
+        else:
+            return
+        # the due step failed (nothing was committed): try again later rather than leave
+        # the table without a timer until someone acts
+        me = asyncio.current_task()
+        if table_id in self._timer_tasks or me is None:
+            return  # a newer timer runs already
+        self._timer_tasks[table_id] = me
+        self._timer_deadline[table_id] = None
+        await self.sleep(TIMER_RETRY)
+        if self._timer_tasks.get(table_id) is not me:
+            return
+        del self._timer_tasks[table_id]
+        self._timer_deadline.pop(table_id, None)
+        live = self._tables.get(table_id)
+        if live is None:
+            try:
+                live = await self._get(table_id)
+            except Exception:
+                log.exception("table %s cannot be loaded for its timer", table_id)
+                return
+        self._arm(live)
 
     async def tick(self, table_id: int, *, force: bool = False) -> bool:
         """The timer hook: if the table's deadline has passed (or ``force``), run what is

@@ -18,6 +18,7 @@ from bot.engine.errors import IllegalAction
 from bot.store import Store
 from bot.tables import TableService
 from bot.tables.errors import AlreadySeated, NotAllowed, NotSeated, UnpayableHand
+from bot.tables.service import TIMER_RETRY
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, VirtualClock, seeded, wait_for
 
@@ -185,3 +186,30 @@ async def test_refused_action_by_an_overdraft_keeps_the_table_going(
     vclock.advance(AUTOSTART + 0.05)
     view = await wait_for(lambda: _hand_is(timed, tid, 2), what="the next hand dealt on time")
     assert view.status == "running"
+
+
+async def test_timer_whose_due_step_fails_tries_again(
+    timed: TableService, vclock: VirtualClock, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A due step that fails (e.g. the database busy for a moment) commits nothing; the
+    timer tries again a few seconds later instead of leaving the table without one."""
+    await zoot_running(timed)
+    await wait_for(lambda: vclock.sleeping, what="the armed timer")
+    real_tick = timed.tick
+    failures: list[int] = []
+
+    async def flaky_tick(table_id: int, *, force: bool = False) -> bool:
+        if not failures:
+            failures.append(table_id)
+            raise OSError("disk I/O error (once)")
+        return await real_tick(table_id, force=force)
+
+    monkeypatch.setattr(timed, "tick", flaky_tick)
+    vclock.advance(DECISION + 0.05)
+    await wait_for(lambda: failures and vclock.sleeping, what="the timer waiting to retry")
+    assert not any("timed out" in a for a in recorder.announcements)
+    vclock.advance(TIMER_RETRY)
+    await wait_for(
+        lambda: any("timed out" in a for a in recorder.announcements),
+        what="the window's timeout on the retry",
+    )
