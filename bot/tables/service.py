@@ -273,6 +273,7 @@ class TableService:
         self._timer_tasks.clear()
         self._timer_deadline.clear()
         self._exact.clear()
+        self._closing.clear()
         self._bg.clear()
         self._tables.clear()
         self._views.clear()
