@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import random
 import secrets
 import time
@@ -32,7 +31,6 @@ from bot.store import (
     ActionRecord,
     HandFinish,
     HandResult,
-    LedgerEntry,
     Overdraft,
     SeatedElsewhere,
     StaleSeason,
@@ -41,9 +39,9 @@ from bot.store import (
     TableAccounts,
     Tx,
 )
+from bot.tables.chips import TableChips
 from bot.tables.errors import (
     AlreadySeated,
-    ChipsInPlay,
     NoChips,
     NotAllowed,
     NotSeated,
@@ -53,6 +51,7 @@ from bot.tables.errors import (
     UnpayableHand,
 )
 from bot.tables.games import GameFamily, load_family, make_family
+from bot.tables.timers import TableTimers
 from bot.tables.views import PrivateView, Published, SeatView, TableView
 
 log = logging.getLogger(__name__)
@@ -62,8 +61,6 @@ RECENT = 8
 """How many public sentences a table view keeps."""
 PRACTICE_CHIPS = 1000
 """Play chips of each player at a practice table (no league chips move there)."""
-TIMER_RETRY = 5.0
-"""Seconds before a table's timer tries again after its due step failed."""
 
 
 class TableSubscriber(Protocol):
@@ -201,7 +198,7 @@ class Step:
     """Whether those balances let the next hand start."""
 
 
-class TableService:
+class TableService(TableTimers, TableChips):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
     def __init__(
@@ -315,22 +312,6 @@ class TableService:
 
     def now(self) -> float:
         return self.clock()
-
-    def _deadline_in(self, live: LiveTable, seconds: float) -> int:
-        """The deadline ``seconds`` from now as stored (whole seconds, rounded up); the exact
-        time is kept in memory for the timer (a 0.05 s autostart is not a 1 s one)."""
-        exact = self.clock() + seconds
-        deadline = math.ceil(exact)
-        self._exact[live.id] = (deadline, exact)
-        return deadline
-
-    def _due_at(self, live: LiveTable) -> float | None:
-        """When the table's deadline falls: the exact time set by this process, else (after
-        a restart, or once the deadline changed) the stored whole second."""
-        if live.deadline is None:
-            return None
-        stored, exact = self._exact.get(live.id, (None, 0.0))
-        return exact if stored == live.deadline else float(live.deadline)
 
     async def _run(
         self,
@@ -948,100 +929,6 @@ class TableService:
             results=tuple(step.results),
         )
 
-    # =============================================================== timers
-
-    def _arm(self, live: LiveTable) -> None:
-        """Keep one timer per table, sleeping until the table's deadline (the exact time it
-        stands for, see :meth:`_due_at`); none without a deadline."""
-        if not self.timers or not self._running:
-            return
-        tid = live.id
-        if tid in self._closing:
-            return  # the close cancels the timer; a refused close arms it again
-        # a paused or closed table waits for no deadline (``tick`` would find nothing due)
-        when = self._due_at(live) if live.status not in ("closed", "paused") else None
-        if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
-            return
-        old = self._timer_tasks.pop(tid, None)
-        current = asyncio.current_task()
-        if old is not None and old is not current:
-            old.cancel()
-        self._timer_deadline[tid] = when
-        if when is None:
-            return
-        self._timer_tasks[tid] = asyncio.get_running_loop().create_task(
-            self._timer(tid, when), name=f"table-{tid}-timer"
-        )
-
-    async def _timer(self, table_id: int, when: float) -> None:
-        try:
-            await self.sleep(max(0.0, when - self.clock()))
-            if self._timer_tasks.get(table_id) is asyncio.current_task():
-                del self._timer_tasks[table_id]
-                self._timer_deadline.pop(table_id, None)
-            await self.tick(table_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("timer of table %s failed; trying again in %s s", table_id, TIMER_RETRY)
-        else:
-            return
-        # the due step failed (nothing was committed): try again later rather than leave
-        # the table without a timer until someone acts
-        me = asyncio.current_task()
-        if table_id in self._timer_tasks or me is None:
-            return  # a newer timer runs already
-        self._timer_tasks[table_id] = me
-        self._timer_deadline[table_id] = None
-        await self.sleep(TIMER_RETRY)
-        if self._timer_tasks.get(table_id) is not me:
-            return
-        del self._timer_tasks[table_id]
-        self._timer_deadline.pop(table_id, None)
-        live = self._tables.get(table_id)
-        if live is None:
-            try:
-                live = await self._get(table_id)
-            except Exception:
-                log.exception("table %s cannot be loaded for its timer", table_id)
-                return
-        self._arm(live)
-
-    async def tick(self, table_id: int, *, force: bool = False) -> bool:
-        """The timer hook: if the table's deadline has passed (or ``force``), run what is
-        due: the engine's default actions for everyone whose time ran out (announced), or
-        the next hand. Returns whether anything happened."""
-
-        def due(live: LiveTable) -> bool:
-            if live.deadline is None or live.status in ("paused", "closed"):
-                return False
-            if live.id in self._closing:
-                return False  # a close is pending: nothing more is dealt or played
-            due_at = self._due_at(live)
-            return force or (due_at is not None and self.clock() >= due_at)
-
-        async def do(live: LiveTable, tx: Tx, step: Step) -> bool:
-            fam = live.family
-            if live.pending == "next_hand" and not fam.hand_running:
-                await self._start_hand(live, tx, step, strict=False)
-                return True
-            if fam.hand_running and not fam.paused:
-                events, who = fam.timeout()
-                for seat, what in who:
-                    step.announcements.append(f"{live.name(seat)} timed out; the table {what}")
-                step.new_turn = True
-                await self._emit(live, tx, step, events)
-                await self._after(live, tx, step)
-                return True
-            live.deadline = None
-            return False
-
-        try:
-            _, ret, _ = await self._run(table_id, do, prepare=due)
-        except UnpayableHand:
-            return True  # the hand was voided (announced); the table goes on
-        return bool(ret)
-
     # =============================================================== computers
 
     def _maybe_computers(self, live: LiveTable) -> None:
@@ -1335,12 +1222,6 @@ class TableService:
         self._cancel_timer(table_id)
         return view
 
-    def _cancel_timer(self, table_id: int) -> None:
-        task = self._timer_tasks.pop(table_id, None)
-        self._timer_deadline.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
     async def void_hand(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
         """Void the running hand: everyone gets back what they put into it."""
 
@@ -1385,59 +1266,6 @@ class TableService:
         if step.closed or live.status == "paused":
             return
         await self._schedule_next(live, tx, step)
-
-    async def _settle_short_wallet(self, table_id: int, short: Overdraft) -> str | None:
-        """A payment of the hand failed: a wallet holds fewer chips than the game knows of
-        (chips left it outside the game, which ``/chips take`` refuses, see
-        :meth:`take_chips`; or a database edited by hand). Rule: the hand is voided, every
-        chip it moved goes back by the ledger, and the table goes on with the next hand,
-        which is dealt on the wallets as they are. Retrying would fail the same way on every
-        tick, also after a restart. If even the void cannot be booked, the table pauses (no
-        timer runs into it again) for a league manager. Returns what the table was told,
-        None if no hand was running (the refusal stands as it is)."""
-        told: list[str] = []
-
-        async def void(live: LiveTable, tx: Tx, step: Step) -> None:
-            if live.hand_id is None or not live.family.hand_running:
-                return
-            who = "a player"
-            if short.user_id is not None:
-                who = live.names.get(short.user_id, f"player {short.user_id}")
-            why = (
-                f"{who}'s wallet holds {short.have} chips, fewer than the {short.needed} the"
-                " hand asked of it: chips left it during the hand"
-            )
-            await self._void(
-                live, tx, step, actor_id=None, reason="a wallet could not pay", why=why
-            )
-            told.append(
-                f"Hand {live.hand_number} was voided: {why}. Every chip it moved went back."
-            )
-
-        try:
-            await self._run(table_id, void, settle=False)
-            return told[0] if told else None
-        except Exception:
-            log.exception("voiding the unpayable hand of table %s failed", table_id)
-
-        async def pause(live: LiveTable, tx: Tx, step: Step) -> None:
-            live.status = "paused"
-            live.deadline = None
-            live.pending = None
-            step.touched.update(i.user_id for i in live.seats.values())
-            text = (
-                "Table paused: a wallet cannot pay what the hand needs and the hand could not"
-                " be voided; a league manager can look with /audit"
-            )
-            step.announcements.append(text)
-            told.append(text)
-
-        try:
-            await self._run(table_id, pause, settle=False)
-        except Exception:
-            log.exception("pausing table %s after an unpayable hand failed", table_id)
-            return None
-        return told[-1]
 
     async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1490,61 +1318,6 @@ class TableService:
                 await self._schedule_next(live, tx, step)
 
         return await self._run_view(table_id, do)
-
-    # =============================================================== chips
-
-    async def take_chips(
-        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
-    ) -> tuple[LedgerEntry, int]:
-        """``/chips take``: remove chips from a member's wallet (ledger ``take``); returns
-        the entry and the balance after it.
-
-        Rule: a member dealt into a hand being played at a live league table keeps in
-        their wallet at least their chips behind in that hand (what the game may still ask
-        of them: antes, the match, bets up to all in), until the hand ends; only chips
-        beyond that (e.g. a grant during the hand) can be taken meanwhile. A bigger take is
-        refused with :class:`ChipsInPlay`, naming the table and the most that can be taken
-        now, and nothing changes. Between hands any amount the wallet holds can be taken
-        (the next hand is dealt on the wallet as it is). The check and the take run under
-        the table's lock, so the hand cannot move in between."""
-        for _ in range(3):
-            async with self.store.read() as tx:
-                table_id = await tx.league_table_of(guild_id, user_id)
-            if table_id is None:
-                async with self.store.transaction() as tx:
-                    entry = await tx.take(
-                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
-                    )
-                    return entry, await tx.balance(entry.from_account)
-            try:
-                await self._get(table_id)
-            except TableClosed:
-                continue
-            async with self._lock(table_id):
-                live = self._tables.get(table_id)
-                info = None if live is None else live.seat_of(user_id)
-                if live is None or info is None or live.status == "closed":
-                    continue  # they left that table meanwhile: look again
-                fam = live.family
-                need = 0
-                if fam.hand_running and fam.in_hand(info.seat_no):
-                    need = fam.stacks().get(info.seat_no, 0)
-                async with self.store.transaction() as tx:
-                    wallet = await tx.wallet(guild_id, user_id)
-                    most = max(0, wallet.balance - need)
-                    if amount > most:
-                        name = live.names.get(user_id, f"player {user_id}")
-                        raise ChipsInPlay(
-                            f"{name} plays hand {live.hand_number} at table #{live.id} in "
-                            f"<#{live.channel_id}> with {need} chips in play: at most {most} "
-                            "chips can be taken now (more once the hand ends). Nothing was "
-                            "changed."
-                        )
-                    entry = await tx.take(
-                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
-                    )
-                    return entry, await tx.balance(entry.from_account)
-        raise TableClosed("the member's table changed while taking chips: try again")
 
     # =============================================================== actions
 

@@ -25,7 +25,7 @@ from bot.tables.errors import (
     TableClosed,
     UnpayableHand,
 )
-from bot.tables.service import TIMER_RETRY
+from bot.tables.timers import TIMER_RETRY
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, VirtualClock, seeded, wait_for
 
