@@ -827,7 +827,9 @@ class TableService(TableTimers, TableChips):
                     hand_name=show.hand_name,
                 )
             )
-        if live.status == "paused":
+        if live.status == "closed":
+            phase = "closed"
+        elif live.status == "paused":
             phase = "paused"
         elif live.pending == "next_hand" and not fam.hand_running:
             phase = "next hand starting" if not fam.hand_over else fam.phase_text()

@@ -97,7 +97,7 @@ async def test_a_close_mid_game_ends_the_table_view_with_the_void_and_the_refund
         lambda: any(p.view.hand_number == 2 for p in recorder.published), what="game 2 dealt"
     )
     closed = await timed.end(tid, ALICE, may_manage=False)
-    assert closed.status == "closed" and closed.pot == 0
+    assert closed.status == "closed" and closed.pot == 0 and closed.phase == "closed"
     assert "Hand 2 voided" in closed.recent[-2]
     assert closed.recent[-1].startswith("Table closed")
     assert all(not s.shown and s.status != "playing" for s in closed.seats)
