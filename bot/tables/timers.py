@@ -16,7 +16,7 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.tables.errors import UnpayableHand
+from bot.tables.errors import TableClosed, UnpayableHand
 
 if TYPE_CHECKING:
     from bot.store import Tx
@@ -94,6 +94,8 @@ class TableTimers:
             await self.tick(table_id)
         except asyncio.CancelledError:
             raise
+        except TableClosed:
+            return  # closed meanwhile: no timer to keep
         except Exception:
             log.exception("timer of table %s failed; trying again in %s s", table_id, TIMER_RETRY)
         else:
