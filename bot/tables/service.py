@@ -650,7 +650,9 @@ class TableService(TableTimers, TableChips):
         fam = live.family
         assert live.hand_id is not None
         end = fam.finish(live.name)
-        stacks = fam.stacks()
+        # the seats the game was set up with that are still at the table (a guts player
+        # who sat the game out may have left during it; seat numbers are never reused)
+        stacks = {s: chips for s, chips in fam.stacks().items() if s in live.seats}
         results = [
             HandResult(
                 user_id=live.user(seat),
