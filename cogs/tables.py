@@ -56,6 +56,7 @@ from cogs._render import (
     SHOWDOWN_FILE,
     HandPicture,
     ShowdownPicture,
+    hand_over,
     hand_picture,
     private_components,
     private_embed,
@@ -869,11 +870,17 @@ class TablesCog(commands.Cog, name="Tables"):
         with contextlib.suppress(discord.NotFound):
             last = self._last_hand.pop(message_id, None)
             extra: dict[str, Any] = {}
-            if last is not None:
-                extra["embed"] = private_embed(last, closed=True)
-            await dm.get_partial_message(message_id).edit(
-                content=f"Table #{table_id} is closed.", view=None, **extra
-            )
+            content = f"Table #{table_id} is closed."
+            if last is not None and hand_over(last):
+                extra["embed"] = private_embed(last, closed=True)  # the last game's result
+            elif last is not None:
+                # the game being played was voided by the close: its cards are no hand any
+                # more (issue 12.8), so they go, with their picture
+                content += " The game being played was voided: every chip it moved went back."
+                extra["embed"] = None
+                extra["attachments"] = []
+                self._pictures.pop(message_id, None)
+            await dm.get_partial_message(message_id).edit(content=content, view=None, **extra)
 
     async def _send_dm(self, table_id: int, user_id: int, pv: PrivateView | None) -> bool:
         """Send the hand DM and remember it; on closed DMs tell the channel once to use

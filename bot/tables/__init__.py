@@ -3,18 +3,21 @@ uniform adapter over the game engines, and simulations with computer players."""
 
 from bot.tables.errors import (
     AlreadySeated,
+    ChipsInPlay,
     NoChips,
     NotAllowed,
     NotSeated,
     StaleAction,
     TableClosed,
     TableFull,
+    UnpayableHand,
 )
 from bot.tables.service import TableService, TableSubscriber
 from bot.tables.views import PrivateView, Published, SeatView, TableView
 
 __all__ = [
     "AlreadySeated",
+    "ChipsInPlay",
     "NoChips",
     "NotAllowed",
     "NotSeated",
@@ -27,4 +30,5 @@ __all__ = [
     "TableService",
     "TableSubscriber",
     "TableView",
+    "UnpayableHand",
 ]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import random
 import secrets
 import time
@@ -32,7 +31,6 @@ from bot.store import (
     ActionRecord,
     HandFinish,
     HandResult,
-    LedgerEntry,
     Overdraft,
     SeatedElsewhere,
     StaleSeason,
@@ -41,9 +39,9 @@ from bot.store import (
     TableAccounts,
     Tx,
 )
+from bot.tables.chips import TableChips
 from bot.tables.errors import (
     AlreadySeated,
-    ChipsInPlay,
     NoChips,
     NotAllowed,
     NotSeated,
@@ -53,6 +51,7 @@ from bot.tables.errors import (
     UnpayableHand,
 )
 from bot.tables.games import GameFamily, load_family, make_family
+from bot.tables.timers import TableTimers
 from bot.tables.views import PrivateView, Published, SeatView, TableView
 
 log = logging.getLogger(__name__)
@@ -199,7 +198,7 @@ class Step:
     """Whether those balances let the next hand start."""
 
 
-class TableService:
+class TableService(TableTimers, TableChips):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
     def __init__(
@@ -241,6 +240,9 @@ class TableService:
         """Table id -> the private marks of the last committed state (see _private_marks)."""
         self._policy_rng = rng_factory()
         self._running = False
+        self._closing: set[int] = set()
+        """Tables a close was asked for (``/table end``), until it is done: no game is
+        dealt there any more, and no timer is armed (see :meth:`end`)."""
 
     # =============================================================== lifecycle
 
@@ -268,6 +270,7 @@ class TableService:
         self._timer_tasks.clear()
         self._timer_deadline.clear()
         self._exact.clear()
+        self._closing.clear()
         self._bg.clear()
         self._tables.clear()
         self._views.clear()
@@ -309,22 +312,6 @@ class TableService:
 
     def now(self) -> float:
         return self.clock()
-
-    def _deadline_in(self, live: LiveTable, seconds: float) -> int:
-        """The deadline ``seconds`` from now as stored (whole seconds, rounded up); the exact
-        time is kept in memory for the timer (a 0.05 s autostart is not a 1 s one)."""
-        exact = self.clock() + seconds
-        deadline = math.ceil(exact)
-        self._exact[live.id] = (deadline, exact)
-        return deadline
-
-    def _due_at(self, live: LiveTable) -> float | None:
-        """When the table's deadline falls: the exact time set by this process, else (after
-        a restart, or once the deadline changed) the stored whole second."""
-        if live.deadline is None:
-            return None
-        stored, exact = self._exact.get(live.id, (None, 0.0))
-        return exact if stored == live.deadline else float(live.deadline)
 
     async def _run(
         self,
@@ -607,6 +594,11 @@ class TableService:
         return frozenset(s for s, i in live.seats.items() if i.away)
 
     async def _start_hand(self, live: LiveTable, tx: Tx, step: Step, *, strict: bool) -> bool:
+        if live.id in self._closing:
+            # no game is dealt once a close is pending (it would only be voided at once)
+            if strict:
+                raise TableClosed("the table is being closed")
+            return False
         stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
         if reason is not None:
@@ -658,7 +650,9 @@ class TableService:
         fam = live.family
         assert live.hand_id is not None
         end = fam.finish(live.name)
-        stacks = fam.stacks()
+        # the seats the game was set up with that are still at the table (a guts player
+        # who sat the game out may have left during it; seat numbers are never reused)
+        stacks = {s: chips for s, chips in fam.stacks().items() if s in live.seats}
         results = [
             HandResult(
                 user_id=live.user(seat),
@@ -782,14 +776,29 @@ class TableService:
     ) -> None:
         await self._flush(live, tx, step)
         if live.hand_id is not None and live.family.hand_running:
-            await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+            entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
             live.family.void()
             live.hand_id = None
+            moved = sum(e.amount for e in entries)
+            text = (
+                f"Hand {live.hand_number} voided as the table closed: its {moved} chips went back"
+            )
+            step.announcements.append(text)
+            live.recent.append(text)
+            step.touched.update(i.user_id for i in live.seats.values())
         refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
         for r in refunds:
             step.announcements.append(
                 f"{r.amount} chips from the pot go back (rules §1.10 in docs/rules.md)"
             )
+        back = sum(r.amount for r in refunds)
+        # the table message's last words: the table closed and what went back
+        live.recent.append(
+            f"Table closed: the pot's {back} chips went back to whoever paid them in"
+            if back
+            else "Table closed: no chips were left in the pot"
+        )
+        del live.recent[:-RECENT]
         step.closed = True
 
     # =============================================================== views
@@ -822,7 +831,9 @@ class TableService:
                     hand_name=show.hand_name,
                 )
             )
-        if live.status == "paused":
+        if live.status == "closed":
+            phase = "closed"
+        elif live.status == "paused":
             phase = "paused"
         elif live.pending == "next_hand" and not fam.hand_running:
             phase = "next hand starting" if not fam.hand_over else fam.phase_text()
@@ -842,7 +853,7 @@ class TableService:
             rules=fam.describe_rules(),
             seats=tuple(seats),
             dealer_seat=fam.dealer,
-            pot=fam.pot,
+            pot=0 if live.status == "closed" else fam.pot,  # a closed table's pot went back
             phase=phase,
             hand_number=live.hand_number,
             deadline=None if live.deadline is None else float(live.deadline),
@@ -923,73 +934,6 @@ class TableService:
             announcements=tuple(step.announcements),
             results=tuple(step.results),
         )
-
-    # =============================================================== timers
-
-    def _arm(self, live: LiveTable) -> None:
-        """Keep one timer per table, sleeping until the table's deadline (the exact time it
-        stands for, see :meth:`_due_at`); none without a deadline."""
-        if not self.timers or not self._running:
-            return
-        tid = live.id
-        when = self._due_at(live) if live.status != "closed" else None
-        if self._timer_deadline.get(tid, -1) == when and tid in self._timer_tasks:
-            return
-        old = self._timer_tasks.pop(tid, None)
-        current = asyncio.current_task()
-        if old is not None and old is not current:
-            old.cancel()
-        self._timer_deadline[tid] = when
-        if when is None:
-            return
-        self._timer_tasks[tid] = asyncio.get_running_loop().create_task(
-            self._timer(tid, when), name=f"table-{tid}-timer"
-        )
-
-    async def _timer(self, table_id: int, when: float) -> None:
-        try:
-            await self.sleep(max(0.0, when - self.clock()))
-            if self._timer_tasks.get(table_id) is asyncio.current_task():
-                del self._timer_tasks[table_id]
-                self._timer_deadline.pop(table_id, None)
-            await self.tick(table_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("timer of table %s failed", table_id)
-
-    async def tick(self, table_id: int, *, force: bool = False) -> bool:
-        """The timer hook: if the table's deadline has passed (or ``force``), run what is
-        due: the engine's default actions for everyone whose time ran out (announced), or
-        the next hand. Returns whether anything happened."""
-
-        def due(live: LiveTable) -> bool:
-            if live.deadline is None or live.status in ("paused", "closed"):
-                return False
-            due_at = self._due_at(live)
-            return force or (due_at is not None and self.clock() >= due_at)
-
-        async def do(live: LiveTable, tx: Tx, step: Step) -> bool:
-            fam = live.family
-            if live.pending == "next_hand" and not fam.hand_running:
-                await self._start_hand(live, tx, step, strict=False)
-                return True
-            if fam.hand_running and not fam.paused:
-                events, who = fam.timeout()
-                for seat, what in who:
-                    step.announcements.append(f"{live.name(seat)} timed out; the table {what}")
-                step.new_turn = True
-                await self._emit(live, tx, step, events)
-                await self._after(live, tx, step)
-                return True
-            live.deadline = None
-            return False
-
-        try:
-            _, ret, _ = await self._run(table_id, do, prepare=due)
-        except UnpayableHand:
-            return True  # the hand was voided (announced); the table goes on
-        return bool(ret)
 
     # =============================================================== computers
 
@@ -1261,19 +1205,28 @@ class TableService:
         return await self._run_view(table_id, do)
 
     async def end(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
+        """Close the table (RULES 1.10). From the moment the close is asked for (checked
+        first: a refused close changes nothing) no game is dealt there: a timer that wakes
+        meanwhile (the next game's) waits behind it and finds the table closed. A game
+        being played is voided; the pot standing goes back to whoever paid it in."""
+
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
             await self._close(live, tx, step, actor_id=actor_id, reason="table ended")
 
-        view = await self._run_view(table_id, do)
+        self._may_manage(await self._get(table_id), actor_id, may_manage)
+        self._closing.add(table_id)
+        try:
+            view = await self._run_view(table_id, do)
+        except BaseException:
+            self._closing.discard(table_id)
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._arm(live)
+            raise
+        self._closing.discard(table_id)
         self._cancel_timer(table_id)
         return view
-
-    def _cancel_timer(self, table_id: int) -> None:
-        task = self._timer_tasks.pop(table_id, None)
-        self._timer_deadline.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
 
     async def void_hand(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
         """Void the running hand: everyone gets back what they put into it."""
@@ -1319,59 +1272,6 @@ class TableService:
         if step.closed or live.status == "paused":
             return
         await self._schedule_next(live, tx, step)
-
-    async def _settle_short_wallet(self, table_id: int, short: Overdraft) -> str | None:
-        """A payment of the hand failed: a wallet holds fewer chips than the game knows of
-        (chips left it outside the game, which ``/chips take`` refuses, see
-        :meth:`take_chips`; or a database edited by hand). Rule: the hand is voided, every
-        chip it moved goes back by the ledger, and the table goes on with the next hand,
-        which is dealt on the wallets as they are. Retrying would fail the same way on every
-        tick, also after a restart. If even the void cannot be booked, the table pauses (no
-        timer runs into it again) for a league manager. Returns what the table was told,
-        None if no hand was running (the refusal stands as it is)."""
-        told: list[str] = []
-
-        async def void(live: LiveTable, tx: Tx, step: Step) -> None:
-            if live.hand_id is None or not live.family.hand_running:
-                return
-            who = "a player"
-            if short.user_id is not None:
-                who = live.names.get(short.user_id, f"player {short.user_id}")
-            why = (
-                f"{who}'s wallet holds {short.have} chips, fewer than the {short.needed} the"
-                " hand asked of it: chips left it during the hand"
-            )
-            await self._void(
-                live, tx, step, actor_id=None, reason="a wallet could not pay", why=why
-            )
-            told.append(
-                f"Hand {live.hand_number} was voided: {why}. Every chip it moved went back."
-            )
-
-        try:
-            await self._run(table_id, void, settle=False)
-            return told[0] if told else None
-        except Exception:
-            log.exception("voiding the unpayable hand of table %s failed", table_id)
-
-        async def pause(live: LiveTable, tx: Tx, step: Step) -> None:
-            live.status = "paused"
-            live.deadline = None
-            live.pending = None
-            step.touched.update(i.user_id for i in live.seats.values())
-            text = (
-                "Table paused: a wallet cannot pay what the hand needs and the hand could not"
-                " be voided; a league manager can look with /audit"
-            )
-            step.announcements.append(text)
-            told.append(text)
-
-        try:
-            await self._run(table_id, pause, settle=False)
-        except Exception:
-            log.exception("pausing table %s after an unpayable hand failed", table_id)
-            return None
-        return told[-1]
 
     async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -1424,61 +1324,6 @@ class TableService:
                 await self._schedule_next(live, tx, step)
 
         return await self._run_view(table_id, do)
-
-    # =============================================================== chips
-
-    async def take_chips(
-        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, reason: str
-    ) -> tuple[LedgerEntry, int]:
-        """``/chips take``: remove chips from a member's wallet (ledger ``take``); returns
-        the entry and the balance after it.
-
-        Rule: a member dealt into a hand being played at a live league table keeps in
-        their wallet at least their chips behind in that hand (what the game may still ask
-        of them: antes, the match, bets up to all in), until the hand ends; only chips
-        beyond that (e.g. a grant during the hand) can be taken meanwhile. A bigger take is
-        refused with :class:`ChipsInPlay`, naming the table and the most that can be taken
-        now, and nothing changes. Between hands any amount the wallet holds can be taken
-        (the next hand is dealt on the wallet as it is). The check and the take run under
-        the table's lock, so the hand cannot move in between."""
-        for _ in range(3):
-            async with self.store.read() as tx:
-                table_id = await tx.league_table_of(guild_id, user_id)
-            if table_id is None:
-                async with self.store.transaction() as tx:
-                    entry = await tx.take(
-                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
-                    )
-                    return entry, await tx.balance(entry.from_account)
-            try:
-                await self._get(table_id)
-            except TableClosed:
-                continue
-            async with self._lock(table_id):
-                live = self._tables.get(table_id)
-                info = None if live is None else live.seat_of(user_id)
-                if live is None or info is None or live.status == "closed":
-                    continue  # they left that table meanwhile: look again
-                fam = live.family
-                need = 0
-                if fam.hand_running and fam.in_hand(info.seat_no):
-                    need = fam.stacks().get(info.seat_no, 0)
-                async with self.store.transaction() as tx:
-                    wallet = await tx.wallet(guild_id, user_id)
-                    most = max(0, wallet.balance - need)
-                    if amount > most:
-                        name = live.names.get(user_id, f"player {user_id}")
-                        raise ChipsInPlay(
-                            f"{name} plays hand {live.hand_number} at table #{live.id} in "
-                            f"<#{live.channel_id}> with {need} chips in play: at most {most} "
-                            "chips can be taken now (more once the hand ends). Nothing was "
-                            "changed."
-                        )
-                    entry = await tx.take(
-                        guild_id, user_id, amount, actor_id=actor_id, reason=reason
-                    )
-                    return entry, await tx.balance(entry.from_account)
-        raise TableClosed("the member's table changed while taking chips: try again")
 
     # =============================================================== actions
 

@@ -10,6 +10,7 @@ timeout, or the next hand) happened then.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -17,7 +18,14 @@ import pytest
 from bot.engine.errors import IllegalAction
 from bot.store import Store
 from bot.tables import TableService
-from bot.tables.errors import AlreadySeated, NotAllowed, NotSeated, UnpayableHand
+from bot.tables.errors import (
+    AlreadySeated,
+    NotAllowed,
+    NotSeated,
+    TableClosed,
+    UnpayableHand,
+)
+from bot.tables.timers import TIMER_RETRY
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, VirtualClock, seeded, wait_for
 
@@ -185,3 +193,96 @@ async def test_refused_action_by_an_overdraft_keeps_the_table_going(
     vclock.advance(AUTOSTART + 0.05)
     view = await wait_for(lambda: _hand_is(timed, tid, 2), what="the next hand dealt on time")
     assert view.status == "running"
+
+
+async def test_timer_whose_due_step_fails_tries_again(
+    timed: TableService, vclock: VirtualClock, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A due step that fails (e.g. the database busy for a moment) commits nothing; the
+    timer tries again a few seconds later instead of leaving the table without one."""
+    await zoot_running(timed)
+    await wait_for(lambda: vclock.sleeping, what="the armed timer")
+    real_tick = timed.tick
+    failures: list[int] = []
+
+    async def flaky_tick(table_id: int, *, force: bool = False) -> bool:
+        if not failures:
+            failures.append(table_id)
+            raise OSError("disk I/O error (once)")
+        return await real_tick(table_id, force=force)
+
+    monkeypatch.setattr(timed, "tick", flaky_tick)
+    vclock.advance(DECISION + 0.05)
+    await wait_for(lambda: failures and vclock.sleeping, what="the timer waiting to retry")
+    assert not any("timed out" in a for a in recorder.announcements)
+    vclock.advance(TIMER_RETRY)
+    await wait_for(
+        lambda: any("timed out" in a for a in recorder.announcements),
+        what="the window's timeout on the retry",
+    )
+
+
+async def test_simultaneous_double_start_deals_once_and_keeps_the_window_timer(
+    timed: TableService, vclock: VirtualClock, recorder: Recorder
+) -> None:
+    view = await timed.open_table(
+        guild_id=GUILD,
+        channel_id=903,
+        host_id=ALICE,
+        host_name="Alice",
+        game="zoot",
+        options={"decision_seconds": DECISION},
+    )
+    tid = view.table_id
+    await timed.join(tid, BOB, "Bob")
+    got = await asyncio.gather(
+        timed.start(tid, ALICE), timed.start(tid, BOB), return_exceptions=True
+    )
+    assert sum(isinstance(g, IllegalAction) for g in got) == 1, got
+    assert (await timed.view(tid)).hand_number == 1
+    await timed.act(tid, BOB, "play_on")
+    await assert_window_times_out(timed, vclock, recorder, tid)
+
+
+async def test_simultaneous_double_close_closes_once_and_deals_nothing(
+    timed: TableService, vstore: Store, vclock: VirtualClock
+) -> None:
+    tid = await zoot_running(timed)
+    got = await asyncio.gather(
+        timed.end(tid, ALICE, may_manage=False),
+        timed.end(tid, ALICE, may_manage=False),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(g, TableClosed) for g in got) == 1, got
+    vclock.advance(3600)
+    await asyncio.sleep(0.05)
+    async with vstore.read() as tx:
+        assert [h.status for h in await tx.hands(tid)] == ["voided"]
+    assert (await vstore.audit(GUILD)).ok
+
+
+async def test_refusal_then_restart_the_stored_deadline_still_fires(
+    timed: TableService, vstore: Store, vclock: VirtualClock, recorder: Recorder
+) -> None:
+    tid = await zoot_running(timed)
+    with pytest.raises(NotAllowed):
+        await timed.kick(tid, BOB, CAROL, may_manage=False)
+    await timed.stop_service()  # the process stops; a new one starts on the database
+    again = TableService(
+        vstore,
+        clock=vclock,
+        rng_factory=seeded(12),
+        subscriber=recorder,
+        sleep=vclock.sleep,
+        computer_delay=3600.0,
+    )
+    await again.start_service()
+    try:
+        await wait_for(lambda: vclock.sleeping, what="the restored timer")
+        vclock.advance(DECISION + 1.0)  # past the stored whole second
+        await wait_for(
+            lambda: any("timed out" in a for a in recorder.announcements),
+            what="the window's timeout after the restart",
+        )
+    finally:
+        await again.stop_service()
