@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.cards import Card, parse_card
+from bot.render.limits import FIELD_VALUE, fit_lines
 from bot.render.text import cards_text, clip, display_width, format_chips, plain_name
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
@@ -242,10 +243,10 @@ def table_embed(view: TableView) -> discord.Embed:
     else:
         embed.add_field(name="Seats", value="nobody yet: press **Join**", inline=False)
     if view.rules:
-        text = "\n".join(f"{name.replace('_', ' ')}: **{value}**" for name, value, _ in view.rules)
-        embed.add_field(name="House rules", value=text[:1024], inline=False)
+        rules = [f"{name.replace('_', ' ')}: **{value}**" for name, value, _ in view.rules]
+        embed.add_field(name="House rules", value=fit_lines(rules, FIELD_VALUE), inline=False)
     if view.recent:
-        embed.add_field(name="Recent", value="\n".join(view.recent[-5:])[:1024], inline=False)
+        embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
     embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")
     return embed
 
@@ -427,7 +428,7 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
             # action (only changed private views are), so their countdown would go stale;
             # the table message shows the table's countdown to everyone
             notes.append(f"Time runs out {countdown(pv.deadline)}")
-        embed.add_field(name="Now", value="\n".join(notes)[:1024], inline=False)
+        embed.add_field(name="Now", value=fit_lines(notes, FIELD_VALUE), inline=False)
     elif pv.options or pv.chosen:
         embed.add_field(name="Now", value=waiting_line(pv), inline=False)
     embed.set_footer(text=f"state {pv.version}")

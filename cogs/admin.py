@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv
+from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League
 from bot.store._base import UNSET
@@ -130,6 +131,11 @@ def check_stakes(settings: Mapping[str, Any], games: set[str], given: Mapping[st
             raise InvalidConfig(option, exc.reason) from None
 
 
+CHANNELS_ROOM = 1200
+"""Characters the list of table channels may take in a settings reply (about 50 channels,
+then "and N more"): the reply must stay within Discord's 2,000 characters."""
+
+
 def describe_league(league: League) -> str:
     minutes, seconds = divmod(league.rebuy_cooldown_seconds, 60)
     cooldown = f"{minutes} min" + (f" {seconds} s" if seconds else "")
@@ -142,7 +148,7 @@ def describe_league(league: League) -> str:
         " (plus everyone with Manage Server)",
         "Table channels: "
         + (
-            ", ".join(f"<#{c}>" for c in league.allowed_channel_ids)
+            join_within([f"<#{c}>" for c in league.allowed_channel_ids], CHANNELS_ROOM)
             if league.allowed_channel_ids
             else "every channel"
         ),
@@ -284,8 +290,9 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         note = ""
         if "starting_chips" in changes:
             note = "\nNew starting chips apply to wallets opened from now on (e.g. next season)."
+        text = "**League settings updated**\n" + describe_league(updated) + note
         await interaction.response.send_message(
-            "**League settings updated**\n" + describe_league(updated) + note,
+            fit_lines(text.split("\n"), CONTENT),
             ephemeral=True,
             allowed_mentions=_NONE,
         )
@@ -306,7 +313,9 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 f"**League** · season {season.number} since <t:{season.started_at}:D>\n"
                 + describe_league(league)
             )
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+        await interaction.response.send_message(
+            fit_lines(text.split("\n"), CONTENT), ephemeral=True, allowed_mentions=_NONE
+        )
 
     @league.command(
         name="void", description="Void the hand in progress at this channel's table (refunds all)"
@@ -356,7 +365,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"**Season {new.number} starts now**: everyone begins again with "
             f"{format_chips(league.starting_chips)} chips."
         )
-        await interaction.response.send_message("\n".join(lines)[:2000], allowed_mentions=_NONE)
+        await interaction.response.send_message(fit_lines(lines, CONTENT), allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /chips
 

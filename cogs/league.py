@@ -24,6 +24,7 @@ from bot.engine.errors import HomeGameError
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
 from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
+from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
 from bot.render.text import format_chips, safe_name
 from bot.store import NotFound, Season
@@ -431,7 +432,10 @@ class LeagueCog(commands.Cog, name="League"):
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
         else:
             await interaction.response.send_message(
-                text[:2000], view=view, ephemeral=True, allowed_mentions=_NONE
+                fit_lines(text.split("\n"), CONTENT),
+                view=view,
+                ephemeral=True,
+                allowed_mentions=_NONE,
             )
 
     async def open_hand(self, interaction: discord.Interaction, hand_id: int) -> None:

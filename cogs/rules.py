@@ -16,6 +16,7 @@ from bot.cli.compare import compare_group
 from bot.engine.cards import parse_cards
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
+from bot.render.limits import FIELD_VALUE, fit_lines
 from bot.render.text import cards_text
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
         ranking = ZOOT_RANKING if game == "zoot" else WHEELERS_RANKING
         embed.add_field(name="Ranking", value=ranking, inline=False)
     label = "House rules at this table" if at_table else "House rules (league defaults)"
-    embed.add_field(name=label, value=_rules_rows(game, rows)[:1024], inline=False)
+    text = _rules_rows(game, rows)
+    embed.add_field(name=label, value=fit_lines(text.split("\n"), FIELD_VALUE), inline=False)
     return embed
 
 
