@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import HomeGameError
+from cogs._answer import send
 
 log = logging.getLogger("homegame.errors")
 
@@ -32,10 +33,7 @@ comes before its reply), so never "nothing changed"."""
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
     """Answer ``interaction`` whether or not it was already acknowledged (a command that
     deferred, or a click answered by an edit, gets a follow-up instead)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
+    await send(interaction, text, ephemeral=ephemeral)
 
 
 def user_message(error: BaseException) -> str | None:

@@ -25,6 +25,7 @@ from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League
 from bot.store._base import UNSET
+from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -86,7 +87,8 @@ async def void_hand_here(bot: HomeGameBot, interaction: discord.Interaction) -> 
         raise GameError("There is no table in this channel.")
     hand = view.hand_number
     await service.void_hand(view.table_id, interaction.user.id, may_manage=True)
-    await interaction.response.send_message(
+    await send(
+        interaction,
         f"{interaction.user.mention} voided hand {hand} at table #{view.table_id}: every "
         "chip it moved went back to whoever paid it.",
         allowed_mentions=_NONE,
@@ -184,6 +186,11 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
 
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
 
     async def _require_admin(self, interaction: discord.Interaction) -> int:
         return await require_league_admin(self.bot, interaction)
@@ -291,7 +298,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         if "starting_chips" in changes:
             note = "\nNew starting chips apply to wallets opened from now on (e.g. next season)."
         text = "**League settings updated**\n" + describe_league(updated) + note
-        await interaction.response.send_message(
+        await send(
+            interaction,
             fit_lines(text.split("\n"), CONTENT),
             ephemeral=True,
             allowed_mentions=_NONE,
@@ -313,8 +321,11 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 f"**League** · season {season.number} since <t:{season.started_at}:D>\n"
                 + describe_league(league)
             )
-        await interaction.response.send_message(
-            fit_lines(text.split("\n"), CONTENT), ephemeral=True, allowed_mentions=_NONE
+        await send(
+            interaction,
+            fit_lines(text.split("\n"), CONTENT),
+            ephemeral=True,
+            allowed_mentions=_NONE,
         )
 
     @league.command(
@@ -338,7 +349,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 f"<t:{current.started_at}:D>). `/league season end` ends it and starts "
                 f"season {current.number + 1}."
             )
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"**Season {current.number} starts!** Everyone begins with "
             f"{format_chips(league.starting_chips)} chips at their first seat.",
             allowed_mentions=_NONE,
@@ -365,7 +377,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"**Season {new.number} starts now**: everyone begins again with "
             f"{format_chips(league.starting_chips)} chips."
         )
-        await interaction.response.send_message(fit_lines(lines, CONTENT), allowed_mentions=_NONE)
+        await send(interaction, fit_lines(lines, CONTENT), allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /chips
 
@@ -386,7 +398,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
             )
             balance = await tx.balance(entry.to_account)
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} granted {user.mention} **{format_chips(amount)}** "
             f"chips ({entry.reason}); balance {format_chips(balance)}. Ledger entry #{entry.id}.",
             allowed_mentions=_NONE,
@@ -409,7 +422,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
             )
             balance = await tx.balance(entry.from_account)
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} took **{format_chips(amount)}** chips from "
             f"{user.mention} ({entry.reason}); balance {format_chips(balance)}. "
             f"Ledger entry #{entry.id}.",
@@ -427,9 +441,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         guild_id = await self._require_admin(interaction)
         report = await self.bot.store.audit(guild_id)
         verdict = "✅ The ledger balances." if report.ok else "❌ The ledger does NOT balance."
-        await interaction.response.send_message(
-            f"{verdict}\n```\n{report.format()[:1800]}\n```", ephemeral=True
-        )
+        await send(interaction, f"{verdict}\n```\n{report.format()[:1800]}\n```", ephemeral=True)
 
     @ledger.command(name="export", description="The season's ledger (or one member's) as CSV")
     @app_commands.describe(
@@ -452,7 +464,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             )
         whose = "" if user is None else f"-user-{user.id}"
         name = f"ledger-season-{chosen.number}{whose}.csv"
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",

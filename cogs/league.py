@@ -28,6 +28,7 @@ from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
 from bot.render.text import format_chips, safe_name
 from bot.store import NotFound, Season
+from cogs._answer import arm_command, defer, send
 from cogs._errors import handle_error
 from cogs._ids import (
     HISTORY_TEMPLATE,
@@ -181,6 +182,11 @@ class LeagueCog(commands.Cog, name="League"):
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
+
     async def _season(self, guild_id: int, number: int | None) -> Season:
         async with self.bot.store.read() as tx:
             if await tx.find_league(guild_id) is None:
@@ -218,7 +224,7 @@ class LeagueCog(commands.Cog, name="League"):
             )
         else:
             text = f"{who.mention} has **{format_chips(wallet.balance)}** chips."
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+        await send(interaction, text, ephemeral=True, allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /rebuy
 
@@ -234,7 +240,8 @@ class LeagueCog(commands.Cog, name="League"):
             league = await tx.league(guild_id)
         minutes = league.rebuy_cooldown_seconds // 60
         wait = f"; next rebuy in {minutes} min" if minutes else ""
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} rebuys **{format_chips(entry.amount)}** chips "
             f"(balance {format_chips(balance)}{wait}). Rebuys count against your net result.",
             ephemeral=True,
@@ -303,7 +310,7 @@ class LeagueCog(commands.Cog, name="League"):
         number = season or (await self._season(guild_id, None)).number
         build_leaderboard_id(number, game, by, 0)  # refuses what a button could not carry
         text, view = await self.render_leaderboard(guild_id, LeaderboardId(number, game, by, 0))
-        await interaction.response.send_message(text, view=view, allowed_mentions=_NONE)
+        await send(interaction, text, view=view, allowed_mentions=_NONE)
 
     async def show_leaderboard_page(
         self, interaction: discord.Interaction, lid: LeaderboardId
@@ -327,7 +334,8 @@ class LeagueCog(commands.Cog, name="League"):
         async with self.bot.store.read() as tx:
             wallet = await tx.find_wallet(guild_id, who.id)
             if wallet is None:
-                await interaction.response.send_message(
+                await send(
+                    interaction,
                     f"{who.mention} has not played this season yet.",
                     ephemeral=True,
                     allowed_mentions=_NONE,
@@ -355,7 +363,7 @@ class LeagueCog(commands.Cog, name="League"):
             )
         # the chart may wait behind table drawings in the image worker: acknowledge first
         # (an ephemeral "thinking"), then fill it in
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
@@ -429,9 +437,10 @@ class LeagueCog(commands.Cog, name="League"):
             )
         text = "\n\n".join(parts) if parts else "No hands and no chip movements yet."
         if view is None:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+            await send(interaction, text, ephemeral=True, allowed_mentions=_NONE)
         else:
-            await interaction.response.send_message(
+            await send(
+                interaction,
                 fit_lines(text.split("\n"), CONTENT),
                 view=view,
                 ephemeral=True,
@@ -486,9 +495,7 @@ class LeagueCog(commands.Cog, name="League"):
             title=f"{game} · table #{hand.table_id} · hand {hand.number}", description=replay
         )
         embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
-        await interaction.response.send_message(
-            embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE
-        )
+        await send(interaction, embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE)
 
 
 async def setup(bot: HomeGameBot) -> None:

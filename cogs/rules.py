@@ -18,6 +18,7 @@ from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
 from bot.render.limits import FIELD_VALUE, fit_lines
 from bot.render.text import cards_text
+from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -141,6 +142,11 @@ class RulesCog(commands.Cog, name="Rules"):
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
+
     async def _show(self, interaction: discord.Interaction, game: str) -> None:
         rows: Any = default_rules(game)
         at_table = False
@@ -149,9 +155,7 @@ class RulesCog(commands.Cog, name="Rules"):
             table = await service.table_in_channel(interaction.channel_id)
             if table is not None and table.game == game:
                 rows, at_table = table.rules, True
-        await interaction.response.send_message(
-            embed=rules_embed(game, rows, at_table=at_table), ephemeral=True
-        )
+        await send(interaction, embed=rules_embed(game, rows, at_table=at_table), ephemeral=True)
 
     @rules.command(name="zoot", description="Zoot: procedure, ranking by suits, house rules")
     async def zoot(self, interaction: discord.Interaction) -> None:
@@ -184,7 +188,7 @@ class RulesCog(commands.Cog, name="Rules"):
         wraparound: bool = False,
     ) -> None:
         text = compare_text(game, hands, wraparound=wraparound and game == "wheelers")
-        await interaction.response.send_message(text, ephemeral=True)
+        await send(interaction, text, ephemeral=True)
 
 
 async def setup(bot: HomeGameBot) -> None:
