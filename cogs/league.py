@@ -26,7 +26,7 @@ from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
 from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
-from bot.render.text import format_chips, safe_name
+from bot.render.text import format_chips, plural, safe_name
 from bot.store import NotFound, Season
 from cogs._answer import arm_command, defer, send
 from cogs._errors import handle_error
@@ -278,7 +278,7 @@ class LeagueCog(commands.Cog, name="League"):
                 net = s.hand_net if lid.game else s.net
                 lines.append(
                     f"{r.rank}. <@{r.user_id}>: net {format_chips(net, signed=True)} · "
-                    f"balance {format_chips(s.balance)} · {s.hands} hands · "
+                    f"balance {format_chips(s.balance)} · {plural(s.hands, 'hand')} · "
                     f"biggest pot {format_chips(s.biggest_pot)}"
                 )
             body = "\n".join(lines)
@@ -358,7 +358,7 @@ class LeagueCog(commands.Cog, name="League"):
             lines.append("No hands played yet.")
         for t in totals:
             lines.append(
-                f"{GAME_NAMES.get(t.game, t.game)}: {t.hands} hands · won {t.won} · net "
+                f"{GAME_NAMES.get(t.game, t.game)}: {plural(t.hands, 'hand')} · won {t.won} · net "
                 f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
             )
         # the chart may wait behind table drawings in the image worker: acknowledge first
@@ -419,7 +419,9 @@ class LeagueCog(commands.Cog, name="League"):
                         description=f"{net} chips" + (", won the pot" if h.won_pot else ""),
                     )
                 )
-            parts.append(f"**Last {len(lines)} hands of {who.mention}**\n" + "\n".join(lines))
+            parts.append(
+                f"**Last {plural(len(lines), 'hand')} of {who.mention}**\n" + "\n".join(lines)
+            )
             view = discord.ui.View(timeout=None)
             view.add_item(HistorySelect.make(who.id, options))
         if wallet is not None and entries:
@@ -432,8 +434,8 @@ class LeagueCog(commands.Cog, name="League"):
                     f"<t:{e.created_at}:R> {format_chips(signed, signed=True)} {word}{where}"
                 )
             parts.append(
-                f"**Last {len(lines)} movements** (balance {format_chips(wallet.balance)})\n"
-                + "\n".join(lines)
+                f"**Last {plural(len(lines), 'movement')}**"
+                f" (balance {format_chips(wallet.balance)})\n" + "\n".join(lines)
             )
         text = "\n\n".join(parts) if parts else "No hands and no chip movements yet."
         if view is None:

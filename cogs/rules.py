@@ -17,7 +17,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
 from bot.render.limits import FIELD_VALUE, fit_lines
-from bot.render.text import cards_text
+from bot.render.text import cards_text, hand_name_text
 from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
@@ -51,8 +51,7 @@ ZOOT_RANKING = (
 )
 
 WHEELERS_RANKING = (
-    "**This table's reading of the source** (its ranking table did not survive; the source "
-    "fixes only ranks 4, 6 and 8):\n"
+    "**This table's reading of the source**, best hand first:\n"
     "```\n"
     "1  Wheel A-2-3-4-5                      A♠ 2♦ 3♣ 4♥ 5♠\n"
     "2  five-card straight                   9♣ 10♦ J♥ Q♠ K♣\n"
@@ -115,6 +114,8 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
     hands = [h.strip() for h in hands_text.replace(";", "|").split("|") if h.strip()]
     result = compare_group(game, hands, wraparound=wraparound)
     ranked = sorted(result["hands"], key=lambda h: h["place"])
+    for h in ranked:
+        h["name"] = hand_name_text(h["name"])  # a ten reads 10, as on the cards
     lines = []
     for h in ranked:
         pretty = cards_text(parse_cards(h["cards"]))
