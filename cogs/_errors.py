@@ -14,19 +14,26 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import HomeGameError
+from cogs._answer import send
 
 log = logging.getLogger("homegame.errors")
 
-APOLOGY = "Sorry, something went wrong on our side. The table is unchanged; please try again."
+APOLOGY = (
+    "Sorry, something went wrong on our side. Check the table or setting before trying"
+    " again: what was already saved stays saved."
+)
+REPLY_REFUSED = (
+    "Sorry, Discord would not show my answer (code {code}). What you asked for may already"
+    " be done: check it (e.g. `/league show`, the table message) before trying again."
+)
+"""Discord refused a reply: the command's change may be saved already (a store commit
+comes before its reply), so never "nothing changed"."""
 
 
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
     """Answer ``interaction`` whether or not it was already acknowledged (a command that
     deferred, or a click answered by an edit, gets a follow-up instead)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
+    await send(interaction, text, ephemeral=ephemeral)
 
 
 def user_message(error: BaseException) -> str | None:
@@ -48,11 +55,28 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+def refused_reply(error: BaseException) -> str | None:
+    """The answer when Discord refused one of the command's own requests (its reply, most
+    often, after the change was saved); None for any other error."""
+    original = getattr(error, "original", error)
+    if isinstance(original, discord.HTTPException):
+        return REPLY_REFUSED.format(code=original.code or original.status)
+    return None
+
+
 async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``error`` ephemerally; log the traceback of anything unexpected."""
     text = user_message(error)
-    if text is None:
-        original = getattr(error, "original", error)
+    original = getattr(error, "original", error)
+    if text is None and (refused := refused_reply(error)) is not None:
+        log.warning(
+            "Discord refused a request in %s (user %s): %s",
+            interaction.command.qualified_name if interaction.command else "component",
+            interaction.user.id,
+            refused.split("(code ", 1)[1].split(")", 1)[0],
+        )
+        text = refused
+    elif text is None:
         where = interaction.command.qualified_name if interaction.command else "component"
         log.error(
             "unexpected error in %s (user %s)",

@@ -15,7 +15,6 @@ the table message cannot leak one.
 
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,7 +22,16 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.cards import Card, parse_card
-from bot.render.text import cards_text, clip, display_width, format_chips, plain_name
+from bot.render.limits import FIELD_VALUE, fit_lines
+from bot.render.text import (
+    cards_text,
+    clip,
+    display_width,
+    format_chips,
+    hand_name_text,
+    plain_name,
+    plural,
+)
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
@@ -103,50 +111,6 @@ def _seat_status(seat: SeatView, view: TableView) -> str:
     return " ".join(parts)
 
 
-_ZOOT_NAME = re.compile(r"^(one|two|three|four)-suited (.+)$")
-_SUIT_DIGITS = {"one": "1", "two": "2", "three": "3", "four": "4"}
-_ZOOT_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^high card, (\w+)$"), r"\1 high"),
-    (re.compile(r"^one pair, (\w+)$"), r"pair of \1"),
-    (re.compile(r"^two pair, (\w+) and (\w+)$"), r"\1 & \2"),
-    (re.compile(r"^three of a kind, (\w+)$"), r"three \1"),
-    (re.compile(r"^four of a kind, (\w+)$"), r"four \1"),
-    (re.compile(r"^full house, (\w+) over (\w+)$"), r"\1 full of \2"),
-    (re.compile(r"^(straight|flush|straight flush), (\w+) high$"), r"\2-high \1"),
-)
-_WHEELERS_RUN = re.compile(r"(?:two|three|four|five)-card straight ([0-9TJQKA-]+)")
-_WHEELERS_ODD = re.compile(r"odd cards? ([0-9TJQKA, ]+)$")
-
-
-def short_hand_name(name: str) -> str:
-    """A hand's name short enough for a seat line of the table message (the result
-    message that follows a showdown keeps the full name):
-
-    >>> short_hand_name("three-suited one pair, queens")
-    '3-suit pair of queens'
-    >>> short_hand_name("two-card straight 4-5 and two-card straight A-2 and odd card J")
-    '4-5 + A-2 + J'
-    >>> short_hand_name("J-9-3-3-A (pair of threes)")
-    'J-9-3-3-A'
-    """
-    zoot = _ZOOT_NAME.match(name)
-    if zoot:
-        kind = zoot.group(2)
-        for pattern, template in _ZOOT_KINDS:
-            if pattern.match(kind):
-                kind = pattern.sub(template, kind)
-                break
-        return f"{_SUIT_DIGITS[zoot.group(1)]}-suit {kind}"
-    runs = _WHEELERS_RUN.findall(name)
-    if runs:
-        odd = _WHEELERS_ODD.search(name)
-        odds = odd.group(1).replace(",", "").split() if odd else []
-        return " + ".join([*runs, *odds])
-    if name.startswith("high card "):
-        return name.removeprefix("high card ") + " high"
-    return re.sub(r" \(.*\)$", "", name)  # a Razz low: the cards already show any pair
-
-
 SEAT_LINE_WIDTH = 40
 """Columns a seat line may take before its hand name wraps to a line of its own (a code
 block in an embed wraps at about this width on a phone)."""
@@ -154,7 +118,8 @@ block in an embed wraps at about this width on a phone)."""
 
 def seat_lines(view: TableView, *, width: int = SEAT_LINE_WIDTH, limit: int = 1024) -> str:
     """The seats as an aligned code block: name, chips, markers and public cards, then the
-    (short) hand name on the same line when it fits, else on the next line, indented."""
+    hand name on the same line when it fits, else on the next line, indented. The hand's
+    name is the one the DM and the pictures show, whole (never shortened or cut)."""
     names = [clip(_plain(plain_name(s.name)), 12) for s in view.seats]
     stacks = [format_chips(s.stack) for s in view.seats]
     nw = max(display_width(n) for n in names)
@@ -165,11 +130,11 @@ def seat_lines(view: TableView, *, width: int = SEAT_LINE_WIDTH, limit: int = 10
         head = f"{name}{' ' * (nw - display_width(name))}  {stack:>{sw}}"
         status = _plain(_seat_status(seat, view))
         line = f"{head}  {status}".rstrip()
-        hand = _plain(short_hand_name(seat.hand_name)) if seat.hand_name else ""
+        hand = _plain(hand_name_text(seat.hand_name)) if seat.hand_name else ""
         if hand and display_width(f"{line}  {hand}") <= width:
             line = f"{line}  {hand}"
         elif hand:
-            line += "\n" + indent + clip(hand, max(12, width - len(indent)))
+            line += "\n" + indent + hand
         blocks.append(line)
     budget = limit - len("```\n\n```")
     shown = list(blocks)
@@ -203,6 +168,49 @@ def _choice_count(view: TableView) -> str | None:
         return None
     waiting = sum(1 for s in in_hand if s.to_act)
     return f"{len(in_hand) - waiting} of {len(in_hand)} {done}"
+
+
+_RULE_WORDS: dict[tuple[str, str], str] = {
+    ("laydown_order", "simultaneous"): "Lay-down window: **everyone chooses at once, in secret**",
+    ("laydown_order", "in turn"): "Lay-down window: **in turn, from the dealer's left**",
+    ("excuse_matcher_ante", "on"): "Whoever matched the pot **skips** the next game's ante",
+    ("excuse_matcher_ante", "off"): "Whoever matched the pot **antes as usual** next game",
+    ("laydown_requires_cover", "on"): "Laying down needs **the pot** in your balance",
+    ("laydown_requires_cover", "off"): "Laying down needs **no** chips in reserve",
+    ("wheelers_wraparound", "on"): "Straights **may** turn the corner (K-A-2)",
+    ("wheelers_wraparound", "off"): "Straights **do not** turn the corner (K-A-2)",
+    ("showdown_reveal", "all"): "Showdown: **every hand is shown**",
+    ("showdown_reveal", "winners"): "Showdown: **a losing hand may be mucked**",
+}
+_RULE_LABELS: dict[str, str] = {
+    "ante": "Ante",
+    "bring_in": "Bring-in",
+    "small_bet": "Small bet (3rd and 4th street)",
+    "big_bet": "Big bet (5th street on)",
+    "decision_seconds": "Time to decide",
+    "min_players": "Players needed to deal",
+    "max_players": "Seats",
+}
+
+
+def house_rule_line(name: str, value: str) -> str:
+    """One house rule as a player reads it, in plain words, not the option's name
+    ("Whoever matched the pot **antes as usual** next game", not "excuse matcher ante: off").
+
+    >>> house_rule_line("excuse_matcher_ante", "off")
+    'Whoever matched the pot **antes as usual** next game'
+    >>> house_rule_line("decision_seconds", "45")
+    'Time to decide: **45 seconds**'
+    """
+    words = _RULE_WORDS.get((name, value))
+    if words is not None:
+        return words
+    if name == "decision_seconds" and value.isdigit():
+        value = plural(int(value), "second")
+    elif name in ("min_players", "max_players"):
+        value = value.removesuffix(" players")
+    label = _RULE_LABELS.get(name, name.replace("_", " ").capitalize())
+    return f"{label}: **{value}**"
 
 
 def table_embed(view: TableView) -> discord.Embed:
@@ -242,10 +250,10 @@ def table_embed(view: TableView) -> discord.Embed:
     else:
         embed.add_field(name="Seats", value="nobody yet: press **Join**", inline=False)
     if view.rules:
-        text = "\n".join(f"{name.replace('_', ' ')}: **{value}**" for name, value, _ in view.rules)
-        embed.add_field(name="House rules", value=text[:1024], inline=False)
+        rules = [house_rule_line(name, value) for name, value, _ in view.rules if name != "game"]
+        embed.add_field(name="House rules", value=fit_lines(rules, FIELD_VALUE), inline=False)
     if view.recent:
-        embed.add_field(name="Recent", value="\n".join(view.recent[-5:])[:1024], inline=False)
+        embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
     embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")
     return embed
 
@@ -334,7 +342,9 @@ def option_note(option: ActionOption) -> str:
 
 
 _NOT_A_CHOICE = (
-    # refusals that only say which other button fits (it is listed), not worth a line
+    # refusals that only say which other button fits (it is listed), not worth a line;
+    # in a discard round the menu is the one choice (Lay down / Play on wait for the window)
+    "now is the time to discard",
     "the bring-in is only on",
     "completing is only on",
     "on 3rd street the first bet",
@@ -408,7 +418,7 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     else:
         embed.add_field(name="Cards", value=cards_text(pv.cards) or "not dealt yet", inline=False)
     if pv.hand_name:
-        embed.add_field(name="Hand", value=pv.hand_name, inline=False)
+        embed.add_field(name="Hand", value=hand_name_text(pv.hand_name), inline=False)
     if pv.strength is not None:
         embed.add_field(
             name="Strength", value=f"beats {pv.strength:.2%} of all hands", inline=False
@@ -427,7 +437,7 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
             # action (only changed private views are), so their countdown would go stale;
             # the table message shows the table's countdown to everyone
             notes.append(f"Time runs out {countdown(pv.deadline)}")
-        embed.add_field(name="Now", value="\n".join(notes)[:1024], inline=False)
+        embed.add_field(name="Now", value=fit_lines(notes, FIELD_VALUE), inline=False)
     elif pv.options or pv.chosen:
         embed.add_field(name="Now", value=waiting_line(pv), inline=False)
     embed.set_footer(text=f"state {pv.version}")
@@ -497,7 +507,7 @@ def hand_picture(pv: PrivateView) -> HandPicture | None:
         return HandPicture((*pv.down_cards, *pv.up_cards), label)
     if not pv.cards:
         return None
-    label = f"{title} · {pv.hand_name}" if pv.hand_name else title
+    label = f"{title} · {hand_name_text(pv.hand_name)}" if pv.hand_name else title
     return HandPicture(tuple(pv.cards), label)
 
 
@@ -522,10 +532,11 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
         data = event.data
         if event.kind == "showdown":
             for seat, hand in dict(data.get("hands", {})).items():
-                shown[int(seat)] = (tuple(parse_card(c) for c in hand["cards"]), str(hand["name"]))
+                cards = tuple(parse_card(c) for c in hand["cards"])
+                shown[int(seat)] = (cards, hand_name_text(str(hand["name"])))
         elif event.kind == "show":
             cards = tuple(parse_card(c) for c in data["cards"])
-            shown[int(data["seat"])] = (cards, str(data.get("low", "")))
+            shown[int(data["seat"])] = (cards, hand_name_text(str(data.get("low", ""))))
         elif event.kind == "game_over":
             result = data.get("result", {})
             won.update(int(s) for s, amount in dict(result.get("awards", {})).items() if amount)

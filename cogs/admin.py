@@ -22,9 +22,11 @@ from discord.ext import commands
 
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv
+from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League, forget_member
 from bot.store._base import UNSET
+from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -88,7 +90,8 @@ async def void_hand_here(bot: HomeGameBot, interaction: discord.Interaction) -> 
         raise GameError("There is no table in this channel.")
     hand = view.hand_number
     await service.void_hand(view.table_id, interaction.user.id, may_manage=True)
-    await interaction.response.send_message(
+    await send(
+        interaction,
         f"{interaction.user.mention} voided hand {hand} at table #{view.table_id}: every "
         "chip it moved went back to whoever paid it.",
         allowed_mentions=_NONE,
@@ -133,6 +136,11 @@ def check_stakes(settings: Mapping[str, Any], games: set[str], given: Mapping[st
             raise InvalidConfig(option, exc.reason) from None
 
 
+CHANNELS_ROOM = 1200
+"""Characters the list of table channels may take in a settings reply (about 50 channels,
+then "and N more"): the reply must stay within Discord's 2,000 characters."""
+
+
 def describe_league(league: League) -> str:
     minutes, seconds = divmod(league.rebuy_cooldown_seconds, 60)
     cooldown = f"{minutes} min" + (f" {seconds} s" if seconds else "")
@@ -145,7 +153,7 @@ def describe_league(league: League) -> str:
         " (plus everyone with Manage Server)",
         "Table channels: "
         + (
-            ", ".join(f"<#{c}>" for c in league.allowed_channel_ids)
+            join_within([f"<#{c}>" for c in league.allowed_channel_ids], CHANNELS_ROOM)
             if league.allowed_channel_ids
             else "every channel"
         ),
@@ -181,6 +189,11 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
 
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
 
     async def _require_admin(self, interaction: discord.Interaction) -> int:
         return await require_league_admin(self.bot, interaction)
@@ -287,8 +300,10 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         note = ""
         if "starting_chips" in changes:
             note = "\nNew starting chips apply to wallets opened from now on (e.g. next season)."
-        await interaction.response.send_message(
-            "**League settings updated**\n" + describe_league(updated) + note,
+        text = "**League settings updated**\n" + describe_league(updated) + note
+        await send(
+            interaction,
+            fit_lines(text.split("\n"), CONTENT),
             ephemeral=True,
             allowed_mentions=_NONE,
         )
@@ -309,7 +324,12 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 f"**League** · season {season.number} since <t:{season.started_at}:D>\n"
                 + describe_league(league)
             )
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+        await send(
+            interaction,
+            fit_lines(text.split("\n"), CONTENT),
+            ephemeral=True,
+            allowed_mentions=_NONE,
+        )
 
     @league.command(
         name="void", description="Void the hand in progress at this channel's table (refunds all)"
@@ -358,7 +378,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 f"<t:{current.started_at}:D>). `/league season end` ends it and starts "
                 f"season {current.number + 1}."
             )
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"**Season {current.number} starts!** Everyone begins with "
             f"{format_chips(league.starting_chips)} chips at their first seat.",
             allowed_mentions=_NONE,
@@ -385,7 +406,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"**Season {new.number} starts now**: everyone begins again with "
             f"{format_chips(league.starting_chips)} chips."
         )
-        await interaction.response.send_message("\n".join(lines)[:2000], allowed_mentions=_NONE)
+        await send(interaction, fit_lines(lines, CONTENT), allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /chips
 
@@ -406,7 +427,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
             )
             balance = await tx.balance(entry.to_account)
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} granted {user.mention} **{format_chips(amount)}** "
             f"chips ({entry.reason}); balance {format_chips(balance)}. Ledger entry #{entry.id}.",
             allowed_mentions=_NONE,
@@ -436,7 +458,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                     guild_id, user.id, amount, actor_id=interaction.user.id, reason=reason
                 )
                 balance = await tx.balance(entry.from_account)
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} took **{format_chips(amount)}** chips from "
             f"{user.mention} ({entry.reason}); balance {format_chips(balance)}. "
             f"Ledger entry #{entry.id}.",
@@ -455,9 +478,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         guild_id = await self._require_admin(interaction)
         report = await self.bot.store.audit(guild_id)
         verdict = "✅ The ledger balances." if report.ok else "❌ The ledger does NOT balance."
-        await interaction.response.send_message(
-            f"{verdict}\n```\n{report.format()[:1800]}\n```", ephemeral=True
-        )
+        await send(interaction, f"{verdict}\n```\n{report.format()[:1800]}\n```", ephemeral=True)
 
     @ledger.command(name="export", description="The season's ledger (or one member's) as CSV")
     @app_commands.describe(
@@ -480,7 +501,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             )
         whose = "" if user is None else f"-user-{user.id}"
         name = f"ledger-season-{chosen.number}{whose}.csv"
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",

@@ -24,9 +24,11 @@ from bot.engine.errors import HomeGameError
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
 from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
+from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
-from bot.render.text import format_chips, safe_name
+from bot.render.text import format_chips, plural, safe_name
 from bot.store import NotFound, Season
+from cogs._answer import arm_command, defer, send
 from cogs._errors import handle_error
 from cogs._ids import (
     HISTORY_TEMPLATE,
@@ -180,6 +182,11 @@ class LeagueCog(commands.Cog, name="League"):
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
+
     async def _season(self, guild_id: int, number: int | None) -> Season:
         async with self.bot.store.read() as tx:
             if await tx.find_league(guild_id) is None:
@@ -217,7 +224,7 @@ class LeagueCog(commands.Cog, name="League"):
             )
         else:
             text = f"{who.mention} has **{format_chips(wallet.balance)}** chips."
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+        await send(interaction, text, ephemeral=True, allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /rebuy
 
@@ -233,7 +240,8 @@ class LeagueCog(commands.Cog, name="League"):
             league = await tx.league(guild_id)
         minutes = league.rebuy_cooldown_seconds // 60
         wait = f"; next rebuy in {minutes} min" if minutes else ""
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{interaction.user.mention} rebuys **{format_chips(entry.amount)}** chips "
             f"(balance {format_chips(balance)}{wait}). Rebuys count against your net result.",
             ephemeral=True,
@@ -270,7 +278,7 @@ class LeagueCog(commands.Cog, name="League"):
                 net = s.hand_net if lid.game else s.net
                 lines.append(
                     f"{r.rank}. <@{r.user_id}>: net {format_chips(net, signed=True)} · "
-                    f"balance {format_chips(s.balance)} · {s.hands} hands · "
+                    f"balance {format_chips(s.balance)} · {plural(s.hands, 'hand')} · "
                     f"biggest pot {format_chips(s.biggest_pot)}"
                 )
             body = "\n".join(lines)
@@ -302,7 +310,7 @@ class LeagueCog(commands.Cog, name="League"):
         number = season or (await self._season(guild_id, None)).number
         build_leaderboard_id(number, game, by, 0)  # refuses what a button could not carry
         text, view = await self.render_leaderboard(guild_id, LeaderboardId(number, game, by, 0))
-        await interaction.response.send_message(text, view=view, allowed_mentions=_NONE)
+        await send(interaction, text, view=view, allowed_mentions=_NONE)
 
     async def show_leaderboard_page(
         self, interaction: discord.Interaction, lid: LeaderboardId
@@ -326,7 +334,8 @@ class LeagueCog(commands.Cog, name="League"):
         async with self.bot.store.read() as tx:
             wallet = await tx.find_wallet(guild_id, who.id)
             if wallet is None:
-                await interaction.response.send_message(
+                await send(
+                    interaction,
                     f"{who.mention} has not played this season yet.",
                     ephemeral=True,
                     allowed_mentions=_NONE,
@@ -349,12 +358,12 @@ class LeagueCog(commands.Cog, name="League"):
             lines.append("No hands played yet.")
         for t in totals:
             lines.append(
-                f"{GAME_NAMES.get(t.game, t.game)}: {t.hands} hands · won {t.won} · net "
+                f"{GAME_NAMES.get(t.game, t.game)}: {plural(t.hands, 'hand')} · won {t.won} · net "
                 f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
             )
         # the chart may wait behind table drawings in the image worker: acknowledge first
         # (an ephemeral "thinking"), then fill it in
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
@@ -410,7 +419,9 @@ class LeagueCog(commands.Cog, name="League"):
                         description=f"{net} chips" + (", won the pot" if h.won_pot else ""),
                     )
                 )
-            parts.append(f"**Last {len(lines)} hands of {who.mention}**\n" + "\n".join(lines))
+            parts.append(
+                f"**Last {plural(len(lines), 'hand')} of {who.mention}**\n" + "\n".join(lines)
+            )
             view = discord.ui.View(timeout=None)
             view.add_item(HistorySelect.make(who.id, options))
         if wallet is not None and entries:
@@ -423,15 +434,19 @@ class LeagueCog(commands.Cog, name="League"):
                     f"<t:{e.created_at}:R> {format_chips(signed, signed=True)} {word}{where}"
                 )
             parts.append(
-                f"**Last {len(lines)} movements** (balance {format_chips(wallet.balance)})\n"
-                + "\n".join(lines)
+                f"**Last {plural(len(lines), 'movement')}**"
+                f" (balance {format_chips(wallet.balance)})\n" + "\n".join(lines)
             )
         text = "\n\n".join(parts) if parts else "No hands and no chip movements yet."
         if view is None:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=_NONE)
+            await send(interaction, text, ephemeral=True, allowed_mentions=_NONE)
         else:
-            await interaction.response.send_message(
-                text[:2000], view=view, ephemeral=True, allowed_mentions=_NONE
+            await send(
+                interaction,
+                fit_lines(text.split("\n"), CONTENT),
+                view=view,
+                ephemeral=True,
+                allowed_mentions=_NONE,
             )
 
     async def open_hand(self, interaction: discord.Interaction, hand_id: int) -> None:
@@ -482,9 +497,7 @@ class LeagueCog(commands.Cog, name="League"):
             title=f"{game} · table #{hand.table_id} · hand {hand.number}", description=replay
         )
         embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
-        await interaction.response.send_message(
-            embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE
-        )
+        await send(interaction, embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE)
 
 
 async def setup(bot: HomeGameBot) -> None:

@@ -18,7 +18,8 @@ from bot.cli.compare import compare_group
 from bot.engine.cards import parse_cards
 from bot.render import rulebook
 from bot.render.rulebook import GAME_TITLES
-from bot.render.text import cards_text
+from bot.render.text import cards_text, hand_name_text
+from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -77,6 +78,8 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
     hands = [h.strip() for h in hands_text.replace(";", "|").split("|") if h.strip()]
     result = compare_group(game, hands, wraparound=wraparound)
     ranked = sorted(result["hands"], key=lambda h: h["place"])
+    for h in ranked:
+        h["name"] = hand_name_text(h["name"])  # a ten reads 10, as on the cards
     lines = []
     for h in ranked:
         pretty = cards_text(parse_cards(h["cards"]))
@@ -104,6 +107,11 @@ class RulesCog(commands.Cog, name="Rules"):
     def __init__(self, bot: HomeGameBot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
+
     async def _show(self, interaction: discord.Interaction, game: str) -> None:
         rows: Any = default_rules(game)
         at_table = False
@@ -112,9 +120,7 @@ class RulesCog(commands.Cog, name="Rules"):
             table = await service.table_in_channel(interaction.channel_id)
             if table is not None and table.game == game:
                 rows, at_table = table.rules, True
-        await interaction.response.send_message(
-            embed=rules_embed(game, rows, at_table=at_table), ephemeral=True
-        )
+        await send(interaction, embed=rules_embed(game, rows, at_table=at_table), ephemeral=True)
 
     @rules.command(name="zoot", description="Zoot: procedure, ranking by suits, house rules")
     async def zoot(self, interaction: discord.Interaction) -> None:
@@ -147,7 +153,7 @@ class RulesCog(commands.Cog, name="Rules"):
         wraparound: bool = False,
     ) -> None:
         text = compare_text(game, hands, wraparound=wraparound and game == "wheelers")
-        await interaction.response.send_message(text, ephemeral=True)
+        await send(interaction, text, ephemeral=True)
 
 
 async def setup(bot: HomeGameBot) -> None:

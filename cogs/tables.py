@@ -49,6 +49,7 @@ from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
 from bot.render.text import safe_name
 from bot.tables.errors import StaleAction, TableClosed
+from cogs._answer import arm_command, defer, send
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
 from cogs._render import (
@@ -312,6 +313,11 @@ class TablesCog(commands.Cog, name="Tables"):
         """table id -> its guild id."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every slash command of this cog answers within Discord's 3 seconds, also when
+        the store is slow (:mod:`cogs._answer`)."""
+        return arm_command(interaction)
+
     async def cog_load(self) -> None:
         # the ace-to-five low table is built on first use (~0.3-1 s of CPU): build it now,
         # before the bot connects, in a worker thread; not on the event loop in the middle
@@ -376,12 +382,14 @@ class TablesCog(commands.Cog, name="Tables"):
             computers=computers if practice else None,
         )
         self._guild_of[view.table_id] = view.guild_id
-        await interaction.response.send_message(
+        sent = await send(
+            interaction,
             embed=table_embed(view),
             view=table_components(view),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        message = await interaction.original_response()
+        # the follow-up when the command was deferred (a slow store), else the response
+        message = sent if sent is not None else await interaction.original_response()
         self._rendered[message.id] = view.version
         await self._set_message(view.table_id, "table", message.channel.id, message.id)
         self._check_dm_later(view.table_id, interaction.user.id)
@@ -527,7 +535,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @table.command(name="status", description="Show the table in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
         view = await self._here(interaction)
-        await interaction.response.send_message(embed=table_embed(view), ephemeral=True)
+        await send(interaction, embed=table_embed(view), ephemeral=True)
 
     @table.command(
         name="end", description="Close the table (host or Manage Server); the pot goes back"
@@ -538,9 +546,10 @@ class TablesCog(commands.Cog, name="Tables"):
             view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
         )
         self._closed[closed.table_id] = closed
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
-            "whoever paid it in."
+            "whoever paid it in.",
         )
         self._refresh_table(closed.table_id)
 
@@ -551,7 +560,8 @@ class TablesCog(commands.Cog, name="Tables"):
         await self.service.kick(
             view.table_id, interaction.user.id, user.id, may_manage=_may_manage(interaction)
         )
-        await interaction.response.send_message(
+        await send(
+            interaction,
             f"{user.mention} leaves table #{view.table_id}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -583,7 +593,7 @@ class TablesCog(commands.Cog, name="Tables"):
         first ("thinking", only the clicker sees it): the picture may wait behind other
         tables' drawings, and Discord's 3 seconds do not."""
         if self.bot.settings.ui.images and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, ephemeral=True)
         picture = await self._picture_for(await self._guild(pv.table_id), pv)
         extra: dict[str, Any] = {}
         if picture is not None:
@@ -593,8 +603,12 @@ class TablesCog(commands.Cog, name="Tables"):
                 embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
             )
         else:
-            await interaction.response.send_message(
-                embed=private_embed(pv), view=private_components(pv), ephemeral=True, **extra
+            await send(
+                interaction,
+                embed=private_embed(pv),
+                view=private_components(pv),
+                ephemeral=True,
+                **extra,
             )
 
     # ------------------------------------------------------------------ card images
@@ -946,7 +960,7 @@ async def reply_embed(interaction: discord.Interaction, embed: discord.Embed) ->
     if interaction.response.is_done():
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send(interaction, embed=embed, ephemeral=True)
 
 
 def _warm_low_table() -> None:

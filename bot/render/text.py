@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -164,3 +165,29 @@ def plain_name(name: str) -> str:
         else:
             out.append(ch)
     return one_line("".join(out))
+
+
+# ------------------------------------------------------------------ one way to write things
+
+_TEN = re.compile(r"(?<![A-Za-z0-9])T(?![A-Za-z0-9])")
+
+
+def hand_name_text(name: str) -> str:
+    """A hand's name as players read it: a ten is ``10`` as on the cards (``10♣``), also
+    in the rank runs the engines write with ``T`` ("T-9-3-2-A", "two-card straight 9-T").
+
+    >>> hand_name_text("two-card straight 9-T and odd cards Q, T, 3")
+    'two-card straight 9-10 and odd cards Q, 10, 3'
+    >>> hand_name_text("three-suited two pair, tens and fives")
+    'three-suited two pair, tens and fives'
+    """
+    return _TEN.sub("10", name)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``many`` for an irregular plural).
+
+    >>> plural(1, "hand"), plural(0, "hand"), plural(1_500, "chip")
+    ('1 hand', '0 hands', '1,500 chips')
+    """
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"

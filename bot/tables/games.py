@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.actions import Action, ActionOption
-from bot.engine.cards import CARDS, Card, format_cards, parse_card
+from bot.engine.cards import CARDS, Card, parse_card
 from bot.engine.errors import GameError, IllegalAction, InvalidConfig, NotYourTurn
 from bot.engine.events import Event
 from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, next_game
@@ -26,6 +26,7 @@ from bot.engine.guts import policy as guts_policy
 from bot.engine.guts.history import to_history
 from bot.engine.razz import RazzHand, RazzRules, draw_for_deal
 from bot.engine.razz import policy as razz_policy
+from bot.render.text import hand_name_text
 
 NameOf = Callable[[int], str]
 """Seat number -> the player's display name."""
@@ -67,6 +68,7 @@ class SeatCards:
 
 
 _CARD_OF: dict[object, Card] = {str(c): c for c in CARDS}
+_PRETTY: dict[object, str] = {str(c): c.pretty for c in CARDS}
 """Canonical card code ("Td") -> the card: the engines' events and results carry these, so
 the hot paths look them up instead of parsing (any other text still goes to parse_card)."""
 
@@ -79,13 +81,12 @@ def _cards(codes: Sequence[str]) -> tuple[Card, ...]:
 
 
 def _cards_text(codes: Sequence[str]) -> str:
-    """``format_cards(_cards(codes))`` ("As Kd Th"): canonical codes are already that text."""
+    """The cards as players read them ("A♠ K♦ 10♥"): canonical codes are looked up (no
+    parsing), anything else goes through the parser."""
     try:
-        for c in codes:
-            _CARD_OF[c]
+        return " ".join(_PRETTY[c] for c in codes)
     except (KeyError, TypeError):
-        return format_cards(_cards(codes))
-    return " ".join(codes)
+        return " ".join(c.pretty for c in _cards(codes))
 
 
 def _merge_settings(
@@ -562,7 +563,9 @@ class GutsFamily(GameFamily):
             ch = int(show.data["challenger"])
             for s, h in show.data["hands"].items():
                 mark = " (challenger)" if int(s) == ch else ""
-                lines.append(f"{name(int(s))}{mark}: {_cards_text(h['cards'])} — {h['name']}")
+                lines.append(
+                    f"{name(int(s))}{mark}: {_cards_text(h['cards'])} — {hand_name_text(h['name'])}"
+                )
         res = over.data["result"]
         for s, a in res["awards"].items():
             lines.append(f"{name(int(s))} wins {a}")
@@ -870,7 +873,7 @@ class RazzFamily(GameFamily):
                 return f"{who} calls {d['amount']}{tail}"
             return f"{who} {act}s{tail}"
         if k == "show":
-            return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {d['low']}"
+            return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {hand_name_text(d['low'])}"
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
@@ -883,7 +886,8 @@ class RazzFamily(GameFamily):
         if not any(e.kind == "hand_over" for e in events):
             return None
         lines = [
-            f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])} — {e.data['low']}"
+            f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])}"
+            f" — {hand_name_text(e.data['low'])}"
             for e in events
             if e.kind == "show"
         ]

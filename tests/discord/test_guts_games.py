@@ -30,7 +30,7 @@ async def open_and_fill(world: World, game: str) -> FakeMessage:
     table = reply.message
     assert table is not None and not reply.ephemeral
     assert [b["label"] for b in table.buttons()] == ["Join", "Leave", "Start", "My hand"]
-    assert "laydown order" in (field(table, "House rules") or "")
+    assert "Lay-down window:" in (field(table, "House rules") or "")
     for user in (world.bob, world.carol, world.dave):
         click = await fake.click_label(user, table, "Join")
         assert (await click.response()).updated_message

@@ -6,12 +6,7 @@ cut mid-word; a closed table's DM keeps the cards but no actions and no countdow
 
 from __future__ import annotations
 
-from bot.engine.cards import parse_cards
-from bot.engine.hands.low import low_name
-from bot.engine.hands.wheelers import wheelers_name
-from bot.engine.hands.zoot import zoot_name
 from bot.testing import FakeUser
-from cogs._render import short_hand_name
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, field, hand_dm, table_bot
 from tests.discord.test_guts_games import open_and_fill, window_open
@@ -88,20 +83,6 @@ async def test_zoot_secret_window_counts_choices_and_the_chooser_just_waits(
             await eventually(lambda d=dm: field(d, "Now") is None, what="no actions left")
             # the game being played was voided by the close: its cards go (issue 12.8)
             assert field(dm, "Cards") is None and "voided" in dm.content and not dm.buttons()
-
-
-def test_short_hand_names_fit_a_seat_line() -> None:
-    zoot = zoot_name(parse_cards("9s Qh Ks Ah Qc"))
-    assert zoot == "three-suited one pair, queens"
-    assert short_hand_name(zoot) == "3-suit pair of queens"
-    assert short_hand_name(zoot_name(parse_cards("9s 8s 6s 3s 2s"))) == "1-suit nine-high flush"
-    assert short_hand_name(zoot_name(parse_cards("Kh Kd Kc 7h 7d"))) == (
-        "3-suit kings full of sevens"
-    )
-    wheel = wheelers_name(parse_cards("Th Jd Qc Ts 6h"))
-    assert short_hand_name(wheel) == "T-J-Q + T + 6", wheel
-    assert short_hand_name(low_name(parse_cards("Jc Jd 3h 3c 9d"))) == "J-J-9-3-3"
-    assert short_hand_name("something new") == "something new"
 
 
 async def test_razz_dm_of_a_player_who_folded_says_so_not_that_it_is_not_their_turn(

@@ -42,7 +42,7 @@ async def open_razz(world: World, players: list[FakeUser]) -> tuple[FakeMessage,
     reply = await (await fake.invoke(players[0], world.channel, "razz", STAKES)).response()
     table = reply.message
     assert table is not None and not reply.ephemeral
-    assert "small bet: **4**" in (field(table, "House rules") or "")
+    assert "Small bet (3rd and 4th street): **4**" in (field(table, "House rules") or "")
     for user in players[1:]:
         assert (await (await fake.click_label(user, table, "Join")).response()).updated_message
     return table, footer_state(table)

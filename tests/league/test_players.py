@@ -166,14 +166,14 @@ async def test_history_replay_shows_own_cards_but_no_other_players_hidden_cards(
         assert all(c in actions for c in alice_down) and not any(c in actions for c in bob_down)
 
         stats = await (await world.fake.invoke(world.bob, world.channel, "stats")).response()
-        assert stats.ephemeral and "Razz: 1 hands · won 0" in stats.content
+        assert stats.ephemeral and "Razz: 1 hand · won 0" in stats.content
         (chart,) = stats.attachments
         assert chart.filename == "balance.png" and chart.data.startswith(PNG)
         assert chart.content_type == "image/png"
         razz = await (
             await world.fake.invoke(world.dave, world.channel, "leaderboard", {"game": "razz"})
         ).response()
-        assert f"1. <@{world.alice.id}>: net +" in razz.content and "1 hands" in razz.content
+        assert f"1. <@{world.alice.id}>: net +" in razz.content and "1 hand ·" in razz.content
         hands = await (
             await world.fake.invoke(world.dave, world.channel, "leaderboard", {"by": "hands"})
         ).response()

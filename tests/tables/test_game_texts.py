@@ -8,10 +8,11 @@ import random
 
 import pytest
 
-from bot.engine.cards import format_cards, parse_card
+from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidCard
 from bot.engine.events import Event
 from bot.engine.hands import low_name
+from bot.render.text import cards_text, hand_name_text
 from bot.tables.games import RazzFamily, SeatShow, make_family
 
 
@@ -39,13 +40,14 @@ def test_razz_show_sentence_of_engine_codes_is_the_formatted_cards() -> None:
     fam = _razz()
     codes = ["Ah", "Td", "2c", "3s", "4h", "9d", "Kc"]
     text = fam.describe(Event("show", {"seat": 1, "cards": codes, "low": "9-4-3-2-A"}), _name)
-    assert text == f"P1 shows {format_cards(parse_card(c) for c in codes)}: 9-4-3-2-A"
+    assert text == f"P1 shows {cards_text(parse_card(c) for c in codes)}: 9-4-3-2-A"
+    assert "10♦" in text  # a ten reads 10, as on the cards (issue 12 item 9)
 
 
 def test_razz_show_sentence_reads_other_card_text_with_parse_card() -> None:
     fam = _razz()
     event = Event("show", {"seat": 2, "cards": ["ah", "10d", "2♣"], "low": "x"})
-    assert fam.describe(event, _name) == "P2 shows Ah Td 2c: x"
+    assert fam.describe(event, _name) == "P2 shows A♥ 10♦ 2♣: x"
     with pytest.raises(InvalidCard):
         fam.describe(Event("show", {"seat": 2, "cards": ["Zz"], "low": "x"}), _name)
 
@@ -68,11 +70,11 @@ def test_razz_showdown_texts_and_shown_cards_match_the_engine_hands() -> None:
             held = [parse_card(c) for c in e.data["cards"]]
             assert sorted(held) == sorted(cards)
             assert fam.describe(e, _name) == (
-                f"P{seat} shows {format_cards(held)}: {e.data['low']}"
+                f"P{seat} shows {cards_text(held)}: {hand_name_text(e.data['low'])}"
             )
             show = fam.seat_show(seat)
             assert isinstance(show, SeatShow)
             assert show.shown == tuple(held) and show.hand_name == e.data["low"]
-            lines.append(f"P{seat}: {format_cards(held)} — {e.data['low']}")
+            lines.append(f"P{seat}: {cards_text(held)} — {hand_name_text(e.data['low'])}")
         lines += [f"P{e.data['seat']} wins {e.data['amount']}" for e in events if e.kind == "award"]
         assert fam.result_text(events, _name) == "\n".join(lines)

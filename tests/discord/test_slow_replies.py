@@ -1,0 +1,63 @@
+"""Issue 11, slow replies: a slash command whose work waits for the database answers within
+Discord's 3 seconds even when the database is busy (it is deferred, then filled in)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.store import Store
+from tests.discord.conftest import World
+from tests.discord.tablebot import ACK_LIMIT, table_bot
+
+BUSY = 3.6
+"""Seconds the store stays locked by another writer: longer than Discord waits."""
+
+
+async def _hold(store: Store, started: asyncio.Event) -> None:
+    async with store.transaction() as tx:
+        await tx.league(1)  # a real write transaction, holding the store's writer lock
+        started.set()
+        await asyncio.sleep(BUSY)
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "subcommand", "expect", "public"),
+    [
+        ("rebuy", {}, None, "rebuy", False),
+        ("balance", {}, None, "chips", False),
+        ("league", {}, "show", "League", False),
+        ("zoot", {"ante": 10}, None, "", True),
+        ("leaderboard", {}, None, "", True),
+        ("history", {}, None, "", False),
+    ],
+)
+async def test_a_command_answers_within_3_seconds_while_the_database_is_busy(
+    world: World,
+    command: str,
+    options: dict[str, Any],
+    subcommand: str | None,
+    expect: str,
+    public: bool,
+) -> None:
+    async with table_bot(world, autostart_delay=60) as bot:
+        # the league exists (as after a first table), so each command has work to do
+        async with bot.store.transaction() as tx:
+            await tx.current_season(world.guild.id)
+            await tx.wallet(world.guild.id, world.alice.id)
+        started = asyncio.Event()
+        holder = asyncio.create_task(_hold(bot.store, started))
+        await started.wait()
+        record = await world.fake.invoke(
+            world.alice, world.channel, command, options, subcommand=subcommand
+        )
+        latency = await record.acknowledgement(timeout=ACK_LIMIT + 1)
+        assert latency < ACK_LIMIT
+        assert not holder.done()  # it was answered while the store was still busy
+        reply = await record.response(timeout=BUSY + 5)
+        await holder
+        assert reply.ephemeral == (not public)
+        assert expect in reply.content or reply.embeds
+        assert not reply.content.startswith("Sorry")
