@@ -282,6 +282,7 @@ def test_item3_db_audit_reads_a_database_on_a_read_only_file_system(tmp_path: Pa
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("homegame:")]
     assert len(lines) == 1 and "new.db" in lines[0], done.stderr
+    assert "cannot be written" in lines[0] and "uid 10001" in lines[0]
 
 
 def test_item3_config_error_never_echoes_a_value_that_looks_like_the_token() -> None:

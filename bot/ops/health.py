@@ -65,7 +65,9 @@ def heartbeat_age(path: Path, now: float) -> float:
     try:
         text = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        raise Unhealthy(f"no heartbeat file {path}: the bot has not connected") from None
+        raise Unhealthy(
+            f"no heartbeat file {path}: the bot is stopped or not connected to Discord"
+        ) from None
     except OSError as exc:
         raise Unhealthy(f"heartbeat file {path} unreadable: {exc.strerror}") from None
     try:
