@@ -37,6 +37,8 @@ def heartbeat_path(db_path: Path) -> Path:
 
 def check_database(db_path: Path) -> int:
     """The schema version of a sound, current database at ``db_path``; raises Unhealthy."""
+    if db_path.is_dir():
+        raise Unhealthy(f"{db_path} is a folder, not a database file")
     if not db_path.is_file():
         raise Unhealthy(f"no database at {db_path}")
     try:
