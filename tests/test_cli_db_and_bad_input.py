@@ -282,6 +282,7 @@ def test_item3_db_audit_reads_a_database_on_a_read_only_file_system(tmp_path: Pa
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("homegame:")]
     assert len(lines) == 1 and "new.db" in lines[0], done.stderr
+    assert "cannot be written" in lines[0] and "uid 10001" in lines[0]
 
 
 def test_item3_config_error_never_echoes_a_value_that_looks_like_the_token() -> None:
@@ -301,3 +302,22 @@ def test_item3_config_error_never_echoes_a_value_that_looks_like_the_token() -> 
     with pytest.raises(ConfigError) as caught:
         load_settings(None, env=env)
     assert "short-secret-x" not in caught.value.message
+
+
+def test_item3_sim_history_dir_that_is_a_file_is_refused_before_the_run(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "taken").write_text("a file")
+    status, out, err = cli(
+        capsys, "sim", "zoot", "--players", "2", "--hands", "1", "--history-dir", "taken"
+    )
+    assert status == 2 and out == "" and "--history-dir taken: is a file" in one_line(err)
+
+
+def test_item3_health_on_a_folder_names_it(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (home / "db").mkdir()
+    monkeypatch.setenv("HOMEGAME_DATABASE__PATH", str(home / "db"))
+    status, _, err = cli(capsys, "health")
+    assert status == 1 and "is a folder" in one_line(err)

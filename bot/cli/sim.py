@@ -51,6 +51,14 @@ def _sim(args: argparse.Namespace) -> int:
     if args.resume and (args.db is None or not Path(args.db).is_file()):
         print("error: --resume needs an existing database given with --db", file=sys.stderr)
         return 2
+    if args.history_dir is not None:
+        # the histories are written after the whole run: a bad folder is refused now
+        try:
+            Path(args.history_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = "is a file" if Path(args.history_dir).is_file() else exc.strerror
+            print(f"error: --history-dir {args.history_dir}: {why}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory(prefix="homegame-sim-") as tmp:
         db = Path(args.db) if args.db else Path(tmp) / "sim.db"
         try:

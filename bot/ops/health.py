@@ -37,6 +37,8 @@ def heartbeat_path(db_path: Path) -> Path:
 
 def check_database(db_path: Path) -> int:
     """The schema version of a sound, current database at ``db_path``; raises Unhealthy."""
+    if db_path.is_dir():
+        raise Unhealthy(f"{db_path} is a folder, not a database file")
     if not db_path.is_file():
         raise Unhealthy(f"no database at {db_path}")
     try:
@@ -65,7 +67,9 @@ def heartbeat_age(path: Path, now: float) -> float:
     try:
         text = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        raise Unhealthy(f"no heartbeat file {path}: the bot has not connected") from None
+        raise Unhealthy(
+            f"no heartbeat file {path}: the bot is stopped or not connected to Discord"
+        ) from None
     except OSError as exc:
         raise Unhealthy(f"heartbeat file {path} unreadable: {exc.strerror}") from None
     try:

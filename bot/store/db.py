@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import sqlite3
 import time
@@ -41,7 +42,7 @@ from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import MigrationError, StoreError
-from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri
+from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri, writable
 from bot.store.stats import StatsOps
 
 log = logging.getLogger(__name__)
@@ -160,6 +161,12 @@ class Store:
         found = await asyncio.to_thread(inspect_file, path, latest=latest, must_exist=read_only)
         if read_only:
             return await cls._open_read_only(path, clock, busy_timeout_ms)
+        if not writable(path):
+            folder = path.parent if str(path.parent) else Path(".")
+            raise DatabaseFileError(
+                f"{path} cannot be written by this user (uid {os.getuid()}): check that it "
+                f"and {folder} are writable (the Docker image runs as uid 10001)"
+            )
         saved: Path | None = None
         if migrate and backup_dir is not None and found is not None and 0 < found < latest:
             saved = await _backup_before_migration(path, Path(backup_dir), found, latest)

@@ -142,3 +142,33 @@ def test_item4_invite_url_has_the_documented_permissions() -> None:
     assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768 + 65536 == 117760
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert invite_url(42).replace("42", "APP_ID") in readme
+
+
+def test_item4_gateway_reconnect_failure_is_one_warning_line_not_a_traceback() -> None:
+    """discord.py logs a failed gateway (re)connection with its whole traceback (shard.py:
+    ``_log.error('Attempting a reconnect ...', exc_info=e)``): one WARNING line instead."""
+    import io
+    import logging
+
+    from bot.config import Settings
+    from bot.ops.logs import setup_logging
+
+    stream = io.StringIO()
+    level = logging.getLogger().level
+    handler = setup_logging(Settings(), stream=stream)
+    try:
+        try:
+            raise ConnectionResetError(104, "Connection reset by peer")
+        except ConnectionResetError as exc:
+            logging.getLogger("discord.shard").error(
+                "Attempting a reconnect for shard ID %s in %.2fs", 0, 3.5, exc_info=exc
+            )
+            logging.getLogger("discord.client").exception("Attempting a reconnect in %.2fs", 7.0)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger().setLevel(level)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert all(" WARNING discord." in line for line in lines)
+    assert "in 3.50s (ConnectionResetError: [Errno 104] Connection reset by peer)" in lines[0]
+    assert "Traceback" not in stream.getvalue()
