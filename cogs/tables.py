@@ -312,6 +312,7 @@ class TablesCog(commands.Cog, name="Tables"):
         self._gone: set[int] = set()
         """tables whose channel was deleted (closed by the bot; nothing more is posted)."""
         self._refused = OnceLog()
+        self._restored = False
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
@@ -339,6 +340,17 @@ class TablesCog(commands.Cog, name="Tables"):
             self._where[table_id] = await self.service.messages(table_id)
         else:
             known[kind] = (channel_id, message_id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start, bring each restored table's message up to date once: the last
+        change before the stop may not have been shown, and a message that aged past
+        :data:`~cogs._delivery.RENEW_AFTER` while the bot was down is replaced now."""
+        if self._restored:
+            return
+        self._restored = True
+        for table_id in await self.service.live_table_ids():
+            self._refresh_table(table_id)
 
     async def cog_unload(self) -> None:
         if self.bot.relay is not None and self.bot.relay.target is self:
