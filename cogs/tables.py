@@ -99,6 +99,9 @@ effect within this; each DM update would otherwise read the league)."""
 PRACTICE_FILL = 4
 """A practice table without ``computers:`` gets enough computer players to seat this many."""
 
+TABLE_MOVED = "This table moved to a newer message:"
+HAND_MOVED = "Your hand moved to a newer message below."
+
 UNKNOWN = object()
 """No picture known on a message (never sent by this process): attach again."""
 
@@ -313,6 +316,8 @@ class TablesCog(commands.Cog, name="Tables"):
         """tables whose channel was deleted (closed by the bot; nothing more is posted)."""
         self._refused = OnceLog()
         self._restored = False
+        self._retired: set[int] = set()
+        """replaced messages already retired (by the answer to a click on them)."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
@@ -706,6 +711,19 @@ class TablesCog(commands.Cog, name="Tables"):
         # snowflakes grow with time: an older id than the stored one was replaced
         return where is not None and message.id < where[1]
 
+    async def _retire_clicked(self, interaction: discord.Interaction, content: str) -> None:
+        """Answer a click on a message due for renewal by retiring it (no buttons left);
+        past Discord's hour the refused edit is left to the renewal (it deletes it)."""
+        message = interaction.message
+        assert message is not None
+        try:
+            await _edit_clicked(interaction, content=content, embeds=[], attachments=[], view=None)
+        except discord.HTTPException as exc:
+            if not is_permanent(exc):
+                raise
+            return
+        self._retired.add(message.id)
+
     def _due(self, message_id: int) -> bool:
         return due_for_renewal(message_id, self.service.clock())
 
@@ -718,8 +736,9 @@ class TablesCog(commands.Cog, name="Tables"):
         message = interaction.message
         if message is not None:
             if self._due(message.id):
-                # near its hour: a fresh table message replaces it (the click is answered)
+                # near its hour: the clicker's answer retires it; a fresh one replaces it
                 self._refresh_table(view.table_id)
+                await self._retire_clicked(interaction, TABLE_MOVED)
                 return
             if self._rendered.get(message.id, -1) < view.version:
                 self._rendered[message.id] = view.version
@@ -740,11 +759,12 @@ class TablesCog(commands.Cog, name="Tables"):
         in the secret lay-down window this is the only confirmation anyone gets."""
         message = interaction.message
         if message is not None and message.guild is None and self._due(message.id):
-            # near its hour: a fresh hand DM replaces it and shows the choice
+            # near its hour: the answer retires it; a fresh hand DM shows the choice
+            uid = interaction.user.id
             self.updates.submit(
-                f"dm:{pv.table_id}:{interaction.user.id}",
-                lambda: self._update_dm(pv.table_id, interaction.user.id),
+                f"dm:{pv.table_id}:{uid}", lambda: self._update_dm(pv.table_id, uid)
             )
+            await self._retire_clicked(interaction, HAND_MOVED)
             return
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
@@ -873,6 +893,9 @@ class TablesCog(commands.Cog, name="Tables"):
         for forget in (self._rendered, self._pictures, self._last_hand):
             forget.pop(message_id, None)
         self._worn.discard(message_id)
+        if message_id in self._retired:
+            self._retired.discard(message_id)
+            return
         try:
             await old.edit(content=content, embeds=[], attachments=[], view=None)
             return
@@ -905,7 +928,7 @@ class TablesCog(commands.Cog, name="Tables"):
         await self._set_message(table_id, "table", channel_id, sent.id)
         if old_id is not None:
             link = jump_url(view.guild_id, channel_id, sent.id)
-            await self._retire(channel_id, old_id, content=f"This table moved: {link}")
+            await self._retire(channel_id, old_id, content=f"{TABLE_MOVED} {link}")
 
     async def _update_table(self, table_id: int) -> None:
         try:
@@ -963,12 +986,7 @@ class TablesCog(commands.Cog, name="Tables"):
             if message_id in self._worn or self._due(message_id):
                 # Discord caps edits of hour-old messages: a fresh DM replaces it in time
                 if await self._send_dm(table_id, user_id, pv):
-                    await self._retire(
-                        channel_id,
-                        message_id,
-                        content="Your hand moved to a newer message below.",
-                        dm=True,
-                    )
+                    await self._retire(channel_id, message_id, content=HAND_MOVED, dm=True)
                 return
             if self._rendered.get(message_id, -1) >= pv.version:
                 return

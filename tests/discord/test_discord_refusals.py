@@ -15,6 +15,7 @@ from bot.testing import FakeMessage, FakeUser
 from bot.testing.fake_model import ATTACH_FILES, SEND_MESSAGES
 from tests.discord.conftest import World
 from tests.discord.tablebot import cog, eventually, table_bot
+from tests.discord.test_guts_games import open_and_fill, window_open
 from tests.discord.test_razz_table import STAKES
 
 HOUR = 3600.0
@@ -70,7 +71,7 @@ async def act_once(world: World, bot: HomeGameBot, tid: int, hand: int = 1) -> b
 
     def ready() -> FakeMessage | None:
         message = world.fake.messages[table_id_cache[tid]]
-        return message if message.buttons() and _state(message) == view.version else None
+        return message if message.buttons() and _state(message) >= view.version else None
 
     table_id_cache[tid] = (await service(bot).messages(tid))["table"][1]
     message = await eventually(ready, timeout=20, what="the table message at the state acted on")
@@ -332,3 +333,35 @@ async def test_four_hours_of_razz_with_a_restart_no_kept_message_edited_past_its
             assert (await bot.store.audit(world.guild.id)).ok
     assert len(tables_seen) >= 4
     assert refused(world, 400) == []
+
+
+async def test_zoot_hand_dms_clicked_near_their_hour_are_replaced_and_the_game_goes_on(
+    world: World,
+) -> None:
+    """Each player's click on a hand DM 46 minutes old is answered (the clicked DM is
+    retired by the answer itself), the choice shows on a fresh DM, and the game goes on."""
+    evening = Evening(world)
+    fake = world.fake
+    async with table_bot(world, clock=evening.now) as bot:
+        table = await open_and_fill(world, "zoot")
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        await eventually(
+            lambda: all(window_open(fake.dms(u)[-1]) for u in world.players),
+            what="the first window in every hand DM",
+        )
+        first = {u.name: fake.dms(u)[-1] for u in world.players}
+        evening.advance(46 * 60)
+        for user in world.players:
+            dm = await eventually(
+                lambda u=user: fake.dms(u)[-1] if window_open(fake.dms(u)[-1]) else None,
+                what=f"{user.name}'s open window",
+            )
+            reply = await (await fake.click_label(user, dm, "Play on")).response()
+            assert reply.updated_message and not reply.content.startswith("Sorry")
+        await cog(bot).updates.idle()
+        for user in world.players:
+            old, newest = first[user.name], fake.dms(user)[-1]
+            assert "moved" in old.content and not old.buttons()
+            assert newest.id != old.id and fake.age(newest) < HOUR
+        assert refused(world, 400) == []
+        assert (await bot.store.audit(world.guild.id)).ok
