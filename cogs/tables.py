@@ -50,6 +50,15 @@ from bot.render.pool import render
 from bot.render.text import safe_name
 from bot.tables.errors import StaleAction, TableClosed
 from cogs._answer import arm_command, defer, send
+from cogs._delivery import (
+    DM_CLOSED,
+    OLD_MESSAGE_EDITS,
+    UNKNOWN_CHANNEL,
+    OnceLog,
+    due_for_renewal,
+    is_permanent,
+    jump_url,
+)
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
 from cogs._render import (
@@ -86,15 +95,15 @@ the hand DMs the same change edits, so the table never names a player to act bef
 DM shows their new card and options (a DM held up by Discord's rate limits does not hold
 the table longer)."""
 
-DM_CLOSED = 50007
-"""Discord: "Cannot send messages to this user" (DMs closed or no shared server)."""
-
 LEAGUE_IMAGES_TTL = 5.0
 """Seconds a league's ``images`` flag is kept in memory (``/league setup images:`` takes
 effect within this; each DM update would otherwise read the league)."""
 
 PRACTICE_FILL = 4
 """A practice table without ``computers:`` gets enough computer players to seat this many."""
+
+TABLE_MOVED = "This table moved to a newer message:"
+HAND_MOVED = "Your hand moved to a newer message below."
 
 UNKNOWN = object()
 """No picture known on a message (never sent by this process): attach again."""
@@ -247,6 +256,11 @@ class Coalescer:
                         await self.wait_for(after, PRIVATE_FIRST)
                     async with self._slots:
                         await job()
+                except discord.HTTPException as exc:
+                    if not is_permanent(exc):
+                        log.exception("update of %s failed", key)
+                    else:  # retrying cannot help: one line, and the next job goes on
+                        log.warning("update of %s refused by Discord: %s", key, exc)
                 except Exception:
                     log.exception("update of %s failed", key)
         finally:
@@ -311,6 +325,14 @@ class TablesCog(commands.Cog, name="Tables"):
         """guild id -> (when read, the league's images flag)."""
         self._guild_of: dict[int, int] = {}
         """table id -> its guild id."""
+        self._worn: set[int] = set()
+        """kept messages Discord refused to edit any more (30046): replaced on next update."""
+        self._gone: set[int] = set()
+        """tables whose channel was deleted (closed by the bot; nothing more is posted)."""
+        self._refused = OnceLog()
+        self._restored = False
+        self._retired: set[int] = set()
+        """replaced messages already retired (by the answer to a click on them)."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -343,6 +365,17 @@ class TablesCog(commands.Cog, name="Tables"):
             self._where[table_id] = await self.service.messages(table_id)
         else:
             known[kind] = (channel_id, message_id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start, bring each restored table's message up to date once: the last
+        change before the stop may not have been shown, and a message that aged past
+        :data:`~cogs._delivery.RENEW_AFTER` while the bot was down is replaced now."""
+        if self._restored:
+            return
+        self._restored = True
+        for table_id in await self.service.live_table_ids():
+            self._refresh_table(table_id)
 
     async def cog_unload(self) -> None:
         if self.bot.relay is not None and self.bot.relay.target is self:
@@ -681,6 +714,8 @@ class TablesCog(commands.Cog, name="Tables"):
         if not in_dm and interaction.guild_id != await self._guild(tid):
             await reply(interaction, FOREIGN_TABLE)
             return
+        if await self._superseded(interaction, tid):
+            raise StaleAction()
         if cid.action in ("join", "leave", "start", "hand") or cid.action in RAZZ_ACTIONS:
             view = await service.view(tid)
             why = refusal(view, uid, cid.action)
@@ -726,6 +761,33 @@ class TablesCog(commands.Cog, name="Tables"):
             pv = await service.act(tid, uid, cid.action, card=card)
             await self._answer_private(interaction, pv)
 
+    async def _superseded(self, interaction: discord.Interaction, table_id: int) -> bool:
+        """The clicked table message or hand DM was replaced by a newer one (renewed before
+        its hour, or reposted): its buttons must not act on the table's new state."""
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
+            return False
+        kind = "table" if interaction.guild_id is not None else f"dm:{interaction.user.id}"
+        where = (await self._messages(table_id)).get(kind)
+        # snowflakes grow with time: an older id than the stored one was replaced
+        return where is not None and message.id < where[1]
+
+    async def _retire_clicked(self, interaction: discord.Interaction, content: str) -> None:
+        """Answer a click on a message due for renewal by retiring it (no buttons left);
+        past Discord's hour the refused edit is left to the renewal (it deletes it)."""
+        message = interaction.message
+        assert message is not None
+        try:
+            await _edit_clicked(interaction, content=content, embeds=[], attachments=[], view=None)
+        except discord.HTTPException as exc:
+            if not is_permanent(exc):
+                raise
+            return
+        self._retired.add(message.id)
+
+    def _due(self, message_id: int) -> bool:
+        return due_for_renewal(message_id, self.service.clock())
+
     async def _answer_table(self, interaction: discord.Interaction, view: TableView) -> None:
         """The clicker's answer is the edit of the table message they clicked, once the
         hand DMs this change touched are edited (at most :data:`PRIVATE_FIRST` seconds):
@@ -734,9 +796,22 @@ class TablesCog(commands.Cog, name="Tables"):
         await self.updates.run_held("dm:", PRIVATE_FIRST)
         message = interaction.message
         if message is not None:
+            if self._due(message.id):
+                # near its hour: the clicker's answer retires it; a fresh one replaces it
+                self._refresh_table(view.table_id)
+                await self._retire_clicked(interaction, TABLE_MOVED)
+                return
             if self._rendered.get(message.id, -1) < view.version:
                 self._rendered[message.id] = view.version
-            await _edit_clicked(interaction, embed=table_embed(view), view=table_components(view))
+            try:
+                await _edit_clicked(
+                    interaction, embed=table_embed(view), view=table_components(view)
+                )
+            except discord.HTTPException as exc:
+                if exc.code != OLD_MESSAGE_EDITS:
+                    raise
+                self._worn.add(message.id)
+                self._refresh_table(view.table_id)
         else:
             await reply_embed(interaction, table_embed(view))
 
@@ -744,6 +819,14 @@ class TablesCog(commands.Cog, name="Tables"):
         """The clicker sees their choice at once on the DM (or ephemeral) they clicked;
         in the secret lay-down window this is the only confirmation anyone gets."""
         message = interaction.message
+        if message is not None and message.guild is None and self._due(message.id):
+            # near its hour: the answer retires it; a fresh hand DM shows the choice
+            uid = interaction.user.id
+            self.updates.submit(
+                f"dm:{pv.table_id}:{uid}", lambda: self._update_dm(pv.table_id, uid)
+            )
+            await self._retire_clicked(interaction, HAND_MOVED)
+            return
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
             self._last_hand[message.id] = pv
@@ -752,9 +835,19 @@ class TablesCog(commands.Cog, name="Tables"):
             picture, files = await self._hand_attachments(pv, message.id)
             if files is not None:
                 extra["attachments"] = files
-        await _edit_clicked(
-            interaction, embed=private_embed(pv), view=private_components(pv), **extra
-        )
+        try:
+            await _edit_clicked(
+                interaction, embed=private_embed(pv), view=private_components(pv), **extra
+            )
+        except discord.HTTPException as exc:
+            if exc.code != OLD_MESSAGE_EDITS or message is None or message.guild is not None:
+                raise
+            self._worn.add(message.id)
+            uid = interaction.user.id
+            self.updates.submit(
+                f"dm:{pv.table_id}:{uid}", lambda: self._update_dm(pv.table_id, uid)
+            )
+            return
         if "attachments" in extra and message is not None:
             self._pictures[message.id] = picture
 
@@ -774,6 +867,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 continue  # a computer player (practice tables): nobody to send a DM to
             dms.append(f"dm:{tid}:{uid}")
             self.updates.submit(dms[-1], lambda uid=uid: self._update_dm(tid, uid))
+        if tid in self._gone:
+            return  # its channel was deleted: nothing more can be posted there
         # the table message after those DMs (see PRIVATE_FIRST)
         self._refresh_table(tid, after=dms)
         posts: list[tuple[str, ShowdownPicture | None]] = [
@@ -795,6 +890,9 @@ class TablesCog(commands.Cog, name="Tables"):
         self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id), after=after)
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
+        """Send the table's outbox in order. A post Discord refuses for good (permissions,
+        a deleted channel) is dropped, not retried: it must not hold up the later ones;
+        a picture the channel refuses (no Attach Files) goes as text without it."""
         channel = self.bot.get_partial_messageable(channel_id)
         outbox = self._outbox.get(table_id, [])
         while outbox:
@@ -811,10 +909,87 @@ class TablesCog(commands.Cog, name="Tables"):
                 extra["file"] = discord.File(
                     io.BytesIO(png), filename=SHOWDOWN_FILE, description=alt[:1024]
                 )
-            await channel.send(
-                text[:2000], allowed_mentions=discord.AllowedMentions.none(), **extra
-            )
+            try:
+                await channel.send(
+                    text[:2000], allowed_mentions=discord.AllowedMentions.none(), **extra
+                )
+            except discord.HTTPException as exc:
+                if not is_permanent(exc):
+                    raise  # 5xx after discord.py's retries: the next post job tries again
+                if exc.code == UNKNOWN_CHANNEL:
+                    outbox.clear()
+                    await self._channel_gone(table_id, exc)
+                    return
+                if extra and isinstance(exc, discord.Forbidden):
+                    self._refused.warn(table_id, "showdown picture", exc)
+                    outbox[0] = (text, None)
+                    continue
+                self._refused.warn(table_id, "channel post", exc)
             outbox.pop(0)
+
+    async def _channel_gone(self, table_id: int, exc: discord.HTTPException) -> None:
+        """The table's channel was deleted: close the table (the running hand is voided and
+        the pot goes back by the ledger, as ``/table end`` does); nothing is posted there."""
+        if table_id in self._gone:
+            return
+        self._gone.add(table_id)
+        self._outbox.pop(table_id, None)
+        log.warning(
+            "table %s: its channel is gone (Discord %s): closing the table, pot refunded",
+            table_id,
+            exc.code,
+        )
+        with contextlib.suppress(TableClosed):
+            await self.service.close_lost(table_id, reason="channel deleted")
+
+    async def _retire(
+        self, channel_id: int, message_id: int, *, content: str, dm: bool = False
+    ) -> None:
+        """Strip a replaced message's buttons and point to its successor; past Discord's
+        hour (edit refused) delete it instead, so none of its buttons stays."""
+        kind = discord.ChannelType.private if dm else None
+        old = self.bot.get_partial_messageable(channel_id, type=kind).get_partial_message(
+            message_id
+        )
+        for forget in (self._rendered, self._pictures, self._last_hand):
+            forget.pop(message_id, None)
+        self._worn.discard(message_id)
+        if message_id in self._retired:
+            self._retired.discard(message_id)
+            return
+        try:
+            await old.edit(content=content, embeds=[], attachments=[], view=None)
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException as exc:
+            if not is_permanent(exc):
+                raise
+        with contextlib.suppress(discord.HTTPException):
+            await old.delete()
+
+    async def _renew_table(
+        self, table_id: int, view: TableView, channel_id: int, old_id: int | None
+    ) -> None:
+        """Post a fresh table message, remember it (a restart keeps using it), retire the
+        old one."""
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            sent = await channel.send(embed=table_embed(view), view=table_components(view))
+        except discord.HTTPException as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                await self._channel_gone(table_id, exc)
+                return
+            if not is_permanent(exc):
+                raise
+            self._refused.warn(table_id, "table message post", exc)
+            return
+        self._refused.forget(table_id, "table message post")
+        self._rendered[sent.id] = view.version
+        await self._set_message(table_id, "table", channel_id, sent.id)
+        if old_id is not None:
+            link = jump_url(view.guild_id, channel_id, sent.id)
+            await self._retire(channel_id, old_id, content=f"{TABLE_MOVED} {link}")
 
     async def _update_table(self, table_id: int) -> None:
         try:
@@ -826,23 +1001,37 @@ class TablesCog(commands.Cog, name="Tables"):
             if closed is None:
                 return  # closed before this process knew it: the message was updated then
             view = dataclasses.replace(closed, status="closed", deadline=None)
+        if table_id in self._gone:
+            return
         where = (await self._messages(table_id)).get("table")
         if where is None:
             return
         channel_id, message_id = where
+        live = view.status != "closed"  # a closed table's message is not reposted
+        if live and (message_id in self._worn or self._due(message_id)):
+            # Discord caps edits of hour-old messages: a fresh one replaces it in time
+            await self._renew_table(table_id, view, channel_id, message_id)
+            return
         if self._rendered.get(message_id, -1) >= view.version:
             return
         self._rendered[message_id] = view.version
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=table_embed(view), view=table_components(view))
-        except discord.NotFound:
-            # the table message was deleted: post a new one and remember it
-            sent = await self.bot.get_partial_messageable(channel_id).send(
-                embed=table_embed(view), view=table_components(view)
-            )
-            self._rendered[sent.id] = view.version
-            await self._set_message(table_id, "table", channel_id, sent.id)
+        except discord.HTTPException as exc:
+            if exc.code == UNKNOWN_CHANNEL:
+                await self._channel_gone(table_id, exc)
+            elif isinstance(exc, discord.NotFound) and live:
+                # the table message was deleted (a moderator): post a new one, remember it
+                await self._renew_table(table_id, view, channel_id, None)
+            elif exc.code == OLD_MESSAGE_EDITS and live:
+                self._worn.add(message_id)
+                await self._renew_table(table_id, view, channel_id, message_id)
+            elif is_permanent(exc):
+                self._refused.warn(table_id, "table message edit", exc)
+            else:
+                self._rendered.pop(message_id, None)  # not shown: the next update edits it
+                raise
 
     async def _update_dm(self, table_id: int, user_id: int) -> None:
         if (table_id, user_id) in self._told_dm_closed:
@@ -855,6 +1044,11 @@ class TablesCog(commands.Cog, name="Tables"):
         where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is not None:
             channel_id, message_id = where
+            if message_id in self._worn or self._due(message_id):
+                # Discord caps edits of hour-old messages: a fresh DM replaces it in time
+                if await self._send_dm(table_id, user_id, pv):
+                    await self._retire(channel_id, message_id, content=HAND_MOVED, dm=True)
+                return
             if self._rendered.get(message_id, -1) >= pv.version:
                 return
             self._rendered[message_id] = pv.version
@@ -863,10 +1057,25 @@ class TablesCog(commands.Cog, name="Tables"):
             picture, files = await self._hand_attachments(pv, message_id)
             if files is not None:
                 extra["attachments"] = files
-            with contextlib.suppress(discord.NotFound):
+            try:
                 await dm.get_partial_message(message_id).edit(
                     embed=private_embed(pv), view=private_components(pv), **extra
                 )
+            except discord.HTTPException as exc:
+                if isinstance(exc, discord.Forbidden) and exc.code == DM_CLOSED:
+                    # DMs closed mid-game: as a refused send (the game never waits)
+                    await self._dm_closed(table_id, user_id)
+                    return
+                if exc.code == OLD_MESSAGE_EDITS:
+                    self._worn.add(message_id)
+                    self._rendered.pop(message_id, None)
+                    await self._update_dm(table_id, user_id)  # renews it (worn)
+                    return
+                if not isinstance(exc, discord.NotFound):
+                    self._rendered.pop(message_id, None)
+                    raise
+                # the DM was deleted: a new one below
+            else:
                 if files is not None:
                     self._pictures[message_id] = picture
                 self._last_hand[message_id] = pv
@@ -881,20 +1090,24 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         channel_id, message_id = where
         dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        with contextlib.suppress(discord.NotFound):
-            last = self._last_hand.pop(message_id, None)
-            extra: dict[str, Any] = {}
-            content = f"Table #{table_id} is closed."
-            if last is not None and hand_over(last):
-                extra["embed"] = private_embed(last, closed=True)  # the last game's result
-            elif last is not None:
-                # the game being played was voided by the close: its cards are no hand any
-                # more (issue 12.8), so they go, with their picture
-                content += " The game being played was voided: every chip it moved went back."
-                extra["embed"] = None
-                extra["attachments"] = []
-                self._pictures.pop(message_id, None)
+        last = self._last_hand.pop(message_id, None)
+        extra: dict[str, Any] = {}
+        content = f"Table #{table_id} is closed."
+        if last is not None and hand_over(last):
+            extra["embed"] = private_embed(last, closed=True)  # the last game's result
+        elif last is not None:
+            # the game being played was voided by the close: its cards are no hand any
+            # more (issue 12.8), so they go, with their picture
+            content += " The game being played was voided: every chip it moved went back."
+            extra["embed"] = None
+            extra["attachments"] = []
+            self._pictures.pop(message_id, None)
+        try:
             await dm.get_partial_message(message_id).edit(content=content, view=None, **extra)
+        except discord.HTTPException as exc:
+            # DMs closed, or past the hour: its buttons answer "This table is closed."
+            if not is_permanent(exc):
+                raise
 
     async def _send_dm(self, table_id: int, user_id: int, pv: PrivateView | None) -> bool:
         """Send the hand DM and remember it; on closed DMs tell the channel once to use
@@ -921,19 +1134,32 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 raise
-            await self.service.set_dm_ok(table_id, user_id, False)
-            if (table_id, user_id) not in self._told_dm_closed:
-                self._told_dm_closed.add((table_id, user_id))
-                view = await self.service.view(table_id)
-                await self.bot.get_partial_messageable(view.channel_id).send(
-                    f"<@{user_id}>, I cannot send you direct messages: press **My hand** on "
-                    "the table message to see your cards and make your choices.",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-                )
+            await self._dm_closed(table_id, user_id)
             return False
         await self._set_message(table_id, f"dm:{user_id}", channel.id, sent.id)
         await self.service.set_dm_ok(table_id, user_id, True)
         return True
+
+    async def _dm_closed(self, table_id: int, user_id: int) -> None:
+        """A send or an edit of the hand DM was refused (50007): tell the channel once to
+        use **My hand**; the game never waits for the DM."""
+        await self.service.set_dm_ok(table_id, user_id, False)
+        if (table_id, user_id) in self._told_dm_closed:
+            return
+        self._told_dm_closed.add((table_id, user_id))
+        if table_id in self._gone:
+            return
+        view = await self.service.view(table_id)
+        try:
+            await self.bot.get_partial_messageable(view.channel_id).send(
+                f"<@{user_id}>, I cannot send you direct messages: press **My hand** on "
+                "the table message to see your cards and make your choices.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            )
+        except discord.HTTPException as exc:
+            if not is_permanent(exc):
+                raise
+            self._refused.warn(table_id, "DMs-closed notice", exc)
 
     def _check_dm_later(self, table_id: int, user_id: int) -> None:
         """Before any deal, make sure the player can be DMed (after answering the click:

@@ -1447,3 +1447,14 @@ class TableService(TableTimers, TableChips):
             async with self.store.transaction() as tx:
                 await tx.update_seat(table_id, user_id, dm_ok=ok)
             info.dm_ok = ok
+
+    async def close_lost(self, table_id: int, *, reason: str) -> TableView:
+        """Close a table the bot can no longer play (its Discord channel was deleted): as
+        :meth:`end` (the running hand voided, the pot refunded by the ledger), by the bot."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            await self._close(live, tx, step, actor_id=None, reason=reason)
+
+        view = await self._run_view(table_id, do)
+        self._cancel_timer(table_id)
+        return view

@@ -85,6 +85,16 @@ ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
     MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
 
+#: The refusals :meth:`FakeDiscord.inject` can send besides 429 and 5xx (code: message).
+INJECTABLE_CODES: dict[int, str] = {
+    10003: "Unknown Channel",
+    10008: "Unknown Message",
+    30046: "Maximum number of edits to messages older than 1 hour reached. Try again later",
+    50001: "Missing Access",
+    50007: "Cannot send messages to this user",
+    50013: "Missing Permissions",
+}
+
 _COMMAND_NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 _KEPT_FLAGS = FLAG_EPHEMERAL | (1 << 2) | (1 << 12) | (1 << 15)  # suppress embeds, silent, v2
 
@@ -132,6 +142,8 @@ class Fault:
     retry_after: float
     is_global: bool = False
     hits: int = 0
+    code: int = 0
+    """For a 4xx: the JSON error code sent (e.g. 50013, 30046)."""
 
     def matches(self, method: str, path: str) -> bool:
         if self.hits >= self.count:
@@ -646,12 +658,20 @@ class FakeDiscord:
         count: int = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
+        code: int = 0,
     ) -> Fault:
         """Fail the next ``count`` REST requests matching the regex ``route`` (searched in
-        ``"METHOD /path"``, path without ``/api/v10``; ``None`` = any request)."""
-        if status not in (429, 500, 502, 503, 504):
+        ``"METHOD /path"``, path without ``/api/v10``; ``None`` = any request). Besides
+        429 and 5xx, a 4xx refusal with one of :data:`INJECTABLE_CODES` (e.g. ``status=403,
+        code=50013``) for what the fake's own rules would not refuse at that moment."""
+        if status in (400, 403, 404):
+            if code not in INJECTABLE_CODES:
+                raise ValueError(f"inject: a {status} needs one of the codes {INJECTABLE_CODES}")
+        elif status not in (429, 500, 502, 503, 504):
             raise ValueError(f"inject: unsupported status {status}")
-        fault = Fault(re.compile(route) if route else None, status, count, retry_after, is_global)
+        fault = Fault(
+            re.compile(route) if route else None, status, count, retry_after, is_global, code=code
+        )
         self.faults.append(fault)
         return fault
 
@@ -906,6 +926,9 @@ class FakeDiscord:
         return _json_response(404, {"message": "404: Not Found", "code": 0})
 
     def _fault_response(self, fault: Fault) -> web.Response:
+        if 400 <= fault.status < 500 and fault.status != 429:
+            message = INJECTABLE_CODES[fault.code]
+            return _json_response(fault.status, {"message": message, "code": fault.code})
         if fault.status != 429:
             return _json_response(fault.status, {"message": "Server error", "code": 0})
         reset = time.time() + fault.retry_after

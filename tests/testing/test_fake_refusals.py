@@ -278,3 +278,12 @@ async def test_deleted_message_answers_10008(world: World) -> None:
     with pytest.raises(discord.NotFound) as caught:
         await text_channel(world).fetch_message(sent.id)
     assert caught.value.code == 10008
+
+
+async def test_injected_refusal_carries_its_discord_code(world: World) -> None:
+    fault = world.fake.inject(r"^POST /channels/\d+/messages$", status=403, code=50013)
+    assert await refused(world, {"content": "refused once"}) == 50013
+    await post(world, {"content": "then allowed"})
+    assert fault.hits == 1
+    with pytest.raises(ValueError):
+        world.fake.inject(status=403)  # a 4xx needs a code the fake knows
