@@ -56,8 +56,10 @@ from cogs._render import (
     HandPicture,
     ShowdownPicture,
     hand_picture,
+    only_takes_away,
     private_components,
     private_embed,
+    same_hand_view,
     showdown_picture,
     table_components,
     table_embed,
@@ -92,6 +94,18 @@ effect within this; each DM update would otherwise read the league)."""
 
 PRACTICE_FILL = 4
 """A practice table without ``computers:`` gets enough computer players to seat this many."""
+
+DM_SETTLE = 1.0
+"""Seconds a hand DM edit that only takes something away (the turn passed, the hand is
+over) waits for the next change of that DM, so both make one edit (Discord's global limit
+of 50 requests a second is shared by every table of the bot)."""
+
+TABLE_SETTLE = 1.0
+"""Seconds a table message edit that only moves the count of secret choices waits for the
+next ones (one edit for several choices made within a moment)."""
+
+DM_SETTLE_MAX = 15.0
+"""At most this long for the "hand is over" edit, which waits for the next deal."""
 
 UNKNOWN = object()
 """No picture known on a message (never sent by this process): attach again."""
@@ -160,20 +174,32 @@ class Coalescer:
     submitted ``after`` other keys waits for those first, without holding a slot."""
 
     def __init__(self, limit: int = BACKGROUND_EDITS) -> None:
-        self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str]]] = {}
+        self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str], float]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._sleeping: dict[str, asyncio.Event] = {}
+        """key -> set to end the delay its drain is waiting out (a newer job came)."""
         self._slots = asyncio.Semaphore(limit)
         # per task answering a click (not a context variable: tasks started inside the
         # click, such as the service's timers, would inherit it and hold their jobs forever)
         self._held: dict[asyncio.Task[Any], list[str]] = {}
 
     def submit(
-        self, key: str, job: Callable[[], Awaitable[None]], *, after: Sequence[str] = ()
+        self,
+        key: str,
+        job: Callable[[], Awaitable[None]],
+        *,
+        after: Sequence[str] = (),
+        delay: float = 0.0,
     ) -> None:
         """Run ``job`` for ``key`` (replacing one waiting), once the jobs of ``after``
-        running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
-        self._pending[key] = (job, after)
+        running now are done (at most :data:`PRIVATE_FIRST` seconds). With ``delay``, the
+        job waits that long first, and a job submitted for ``key`` meanwhile replaces it
+        (at once if that one has no delay): changes within the delay make one edit."""
+        self._pending[key] = (job, after, delay)
         if key in self._running:
+            sleeping = self._sleeping.get(key)
+            if sleeping is not None and delay <= 0:
+                sleeping.set()  # a change that may not wait: stop waiting, run the newest
             return  # the running drain picks up the newest job when its edit is done
         task = asyncio.current_task()
         held = None if task is None else self._held.get(task)
@@ -210,23 +236,34 @@ class Coalescer:
         if not held:
             return
         keys = [k for k in held if k.startswith(prefix)]
+        urgent = [k for k in keys if not self.delayed(k)]
         for key in keys:
             held.remove(key)
             self._start(key)
-        running = [self._running[k] for k in keys if k in self._running]
+        running = [self._running[k] for k in urgent if k in self._running]
         if running:
             await asyncio.wait(running, timeout=timeout)
 
     async def wait_for(self, keys: Sequence[str], timeout: float) -> None:
-        """Wait until the updates of ``keys`` running now are done, or ``timeout``."""
-        running = [self._running[k] for k in keys if k in self._running]
+        """Wait until the updates of ``keys`` running now are done, or ``timeout`` (not for
+        a delayed job: it is a change that need not go first)."""
+        running = [self._running[k] for k in keys if k in self._running and not self.delayed(k)]
         if running:
             await asyncio.wait(running, timeout=timeout)
 
     async def _drain(self, key: str) -> None:
         try:
             while (item := self._pending.pop(key, None)) is not None:
-                job, after = item
+                job, after, delay = item
+                if delay > 0:
+                    woken = self._sleeping[key] = asyncio.Event()
+                    try:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(woken.wait(), delay)
+                    finally:
+                        self._sleeping.pop(key, None)
+                    if key in self._pending:
+                        continue  # replaced while waiting: the newest job renders it all
                 try:
                     if after:
                         await self.wait_for(after, PRIVATE_FIRST)
@@ -236,6 +273,13 @@ class Coalescer:
                     log.exception("update of %s failed", key)
         finally:
             self._running.pop(key, None)
+
+    def delayed(self, key: str) -> bool:
+        """Whether the job of ``key`` waiting or running now is a delayed one."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            return pending[2] > 0
+        return key in self._sleeping
 
     async def idle(self) -> None:
         """Wait until no update is running or waiting (tests, shutdown)."""
@@ -296,6 +340,10 @@ class TablesCog(commands.Cog, name="Tables"):
         """guild id -> (when read, the league's images flag)."""
         self._guild_of: dict[int, int] = {}
         """table id -> its guild id."""
+        self._table_shown: dict[int, TableView] = {}
+        """table id -> the TableView its table message shows now."""
+        self._shown: dict[tuple[int, int], PrivateView] = {}
+        """(table id, user id) -> the PrivateView their hand DM shows now."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
@@ -675,6 +723,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if message is not None:
             if self._rendered.get(message.id, -1) < view.version:
                 self._rendered[message.id] = view.version
+                self._table_shown[view.table_id] = view
             await _edit_clicked(interaction, embed=table_embed(view), view=table_components(view))
         else:
             await reply_embed(interaction, table_embed(view))
@@ -686,6 +735,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
             self._last_hand[message.id] = pv
+            self._shown[(pv.table_id, pv.user_id)] = pv
         extra: dict[str, Any] = {}
         if message is not None:
             picture, files = await self._hand_attachments(pv, message.id)
@@ -711,10 +761,13 @@ class TablesCog(commands.Cog, name="Tables"):
         for uid in published.private_changed:
             if uid < 0:
                 continue  # a computer player (practice tables): nobody to send a DM to
-            dms.append(f"dm:{tid}:{uid}")
-            self.updates.submit(dms[-1], lambda uid=uid: self._update_dm(tid, uid))
+            key = f"dm:{tid}:{uid}"
+            delay = await self._settle_delay(published, uid)
+            self.updates.submit(key, lambda uid=uid: self._update_dm(tid, uid), delay=delay)
+            if not delay:
+                dms.append(key)
         # the table message after those DMs (see PRIVATE_FIRST)
-        self._refresh_table(tid, after=dms)
+        self._refresh_table(tid, after=dms, delay=self._table_settle(published))
         posts: list[tuple[str, ShowdownPicture | None]] = [
             (text, None) for text in (*published.announcements, *published.results)
         ]
@@ -728,10 +781,55 @@ class TablesCog(commands.Cog, name="Tables"):
                 f"post:{tid}", lambda: self._post(tid, view.channel_id, view.guild_id)
             )
 
-    def _refresh_table(self, table_id: int, *, after: Sequence[str] = ()) -> None:
+    async def _settle_delay(self, published: Published, user_id: int) -> float:
+        """How long the DM edit of ``user_id`` for this change may wait (0: at once).
+
+        A change that only takes away from what the DM shows (the player's turn ended,
+        they folded, the hand is over: no new card, no option newly allowed) is not
+        something they must see before anyone else moves, so it waits a moment
+        (:data:`DM_SETTLE`; after a result, until just past the next deal): if their DM
+        changes again meanwhile, one edit shows both. Cards and options that arrive never
+        wait."""
+        view = published.view
+        shown = self._shown.get((view.table_id, user_id))
+        if shown is None or view.status == "closed":
+            return 0.0
+        try:
+            pv = await self.service.private_view(view.table_id, user_id)
+        except TableClosed:
+            return 0.0
+        if not only_takes_away(shown, pv):
+            return 0.0
+        if published.results and view.deadline is not None:
+            until_deal = view.deadline - time.time() + DM_SETTLE
+            return min(max(DM_SETTLE, until_deal), DM_SETTLE_MAX)
+        return DM_SETTLE
+
+    def _table_settle(self, published: Published) -> float:
+        """How long the table message's edit for this change may wait (0: at once): a
+        choice made in a secret window only moves the count of who has chosen ("3 of 6
+        have chosen"), so it waits :data:`TABLE_SETTLE` for the next choices and the
+        window's end, to make one edit of them. Anything else (a new phase, a deal, a
+        player named to act, a result) goes at once."""
+        view = published.view
+        shown = self._table_shown.get(view.table_id)
+        if shown is None or published.results or published.announcements:
+            return 0.0
+        counting = (view.status, view.hand_number, view.phase) == (
+            shown.status,
+            shown.hand_number,
+            shown.phase,
+        ) and view.to_act_user_ids < shown.to_act_user_ids
+        return TABLE_SETTLE if counting and view.game != "razz" else 0.0
+
+    def _refresh_table(
+        self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0
+    ) -> None:
         """Edit the table message to its newest state, once the updates ``after`` (keys)
         running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
-        self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id), after=after)
+        self.updates.submit(
+            f"table:{table_id}", lambda: self._update_table(table_id), after=after, delay=delay
+        )
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
         channel = self.bot.get_partial_messageable(channel_id)
@@ -772,6 +870,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if self._rendered.get(message_id, -1) >= view.version:
             return
         self._rendered[message_id] = view.version
+        self._table_shown[table_id] = view
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=table_embed(view), view=table_components(view))
@@ -797,6 +896,9 @@ class TablesCog(commands.Cog, name="Tables"):
             if self._rendered.get(message_id, -1) >= pv.version:
                 return
             self._rendered[message_id] = pv.version
+            last = self._last_hand.get(message_id)
+            if last is not None and same_hand_view(last, pv):
+                return  # the DM already shows all of it (only the state number differs)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             extra: dict[str, Any] = {}
             picture, files = await self._hand_attachments(pv, message_id)
@@ -809,6 +911,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 if files is not None:
                     self._pictures[message_id] = picture
                 self._last_hand[message_id] = pv
+                self._shown[(table_id, user_id)] = pv
                 return
         await self._send_dm(table_id, user_id, pv)
 
@@ -851,6 +954,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 self._rendered[sent.id] = pv.version
                 self._pictures[sent.id] = picture
                 self._last_hand[sent.id] = pv
+                self._shown[(table_id, user_id)] = pv
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 raise
