@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import HomeGameBot
 from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
+from bot.ops import sandbox
 from bot.ops.sandbox import NAMES, SandboxError, _answer, _CountingRelay, _play, _World
 from bot.store import Store
 from bot.tables.service import TableService
@@ -81,9 +82,15 @@ class Measurement:
         return sum(n for k, n in self.routes.items() if k != "pictures") / self.hands
 
 
-async def measure(game: str, players: int, *, hands: int = 3, seed: int = 1) -> Measurement:
+async def measure(
+    game: str, players: int, *, hands: int = 3, seed: int = 1, think: float = 0.0
+) -> Measurement:
     """Play ``1 + hands`` hands of ``game`` with ``players`` clicking users; count the
-    requests of the last ``hands``."""
+    requests of the last ``hands``. ``think``: seconds each user waits before each click
+    (0: at once, as the sandbox plays; over a second, no two changes fall in one of the
+    bot's coalescing moments, as at a table of people)."""
+    if think > 0:
+        _thinking(think)
     fake = FakeDiscord()
     await fake.start()
     try:
@@ -127,7 +134,9 @@ async def measure(game: str, players: int, *, hands: int = 3, seed: int = 1) -> 
                             raise SandboxError(f"{user.name} could not join")
                     if not await _answer(await fake.click_label(users[0], table_msg, "Start")):
                         raise SandboxError("the host could not start the game")
-                    await _play(world, users[0], table_msg, 1 + hands, seed, 120.0)
+                    await _play(
+                        world, users[0], table_msg, 1 + hands, seed, 120.0 + 300 * think * hands
+                    )
                     marks = relay.marks
                     first = count_routes(fake, fake.requests[start : marks[0]])
                     routes = count_routes(fake, fake.requests[marks[0] : marks[hands]])
@@ -160,6 +169,22 @@ def _dm_fields(fake: FakeDiscord, user: FakeUser) -> Any:
     return embeds[0].get("fields") if embeds else None
 
 
+def _thinking(seconds: float) -> None:
+    """Make the sandbox's users wait ``seconds`` before each click."""
+    act = sandbox._act
+    if getattr(act, "think", None) == seconds:
+        return
+    base = getattr(act, "base", act)
+
+    async def slow(*args: Any) -> bool:
+        await asyncio.sleep(seconds)
+        return bool(await base(*args))
+
+    slow.think = seconds  # type: ignore[attr-defined]
+    slow.base = base  # type: ignore[attr-defined]
+    sandbox._act = slow
+
+
 def format_table(rows: Sequence[Measurement]) -> str:
     head = ["game", "players", "per hand", *ROUTES, "pictures", "first hand", "stale DMs"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -171,11 +196,11 @@ def format_table(rows: Sequence[Measurement]) -> str:
     return "\n".join(lines)
 
 
-async def _main(hands: int, seed: int) -> list[Measurement]:
+async def _main(hands: int, seed: int, think: float) -> list[Measurement]:
     rows = []
     for game in GAMES:
         for players in (2, 6):
-            rows.append(await measure(game, players, hands=hands, seed=seed))
+            rows.append(await measure(game, players, hands=hands, seed=seed, think=think))
     return rows
 
 
@@ -183,9 +208,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5, help="hands measured after the first")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds each user waits before a click"
+    )
     args = parser.parse_args(argv)
     with contextlib.redirect_stderr(io.StringIO()):
-        rows = asyncio.run(_main(args.hands, args.seed))
+        rows = asyncio.run(_main(args.hands, args.seed, args.think))
     print(format_table(rows))
     print("(per hand and by route: averages over the measured hands; pictures: requests")
     print(" among them that carried a PNG; first hand: from /game to its first result)")
