@@ -47,7 +47,7 @@ from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidConfig
 from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
-from bot.tables.errors import StaleAction, TableClosed
+from bot.tables.errors import NotSeated, StaleAction, TableClosed
 from cogs._errors import reply
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
 from cogs._render import (
@@ -796,12 +796,12 @@ class TablesCog(commands.Cog, name="Tables"):
             return 0.0
         try:
             pv = await self.service.private_view(view.table_id, user_id)
-        except TableClosed:
-            return 0.0
+        except (TableClosed, NotSeated):
+            return 0.0  # the DM update itself deals with it, at once
         if not only_takes_away(shown, pv):
             return 0.0
         if published.results and view.deadline is not None:
-            until_deal = view.deadline - time.time() + DM_SETTLE
+            until_deal = view.deadline - self.service.clock() + DM_SETTLE
             return min(max(DM_SETTLE, until_deal), DM_SETTLE_MAX)
         return DM_SETTLE
 
