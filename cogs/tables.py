@@ -16,6 +16,11 @@ Discord's constraints shape the updates:
 - every other update (someone else's action, a timeout, a result) goes through one
   coalescing updater per message (:class:`Coalescer`): at most one edit in flight, and the
   edit renders the newest state when it runs, so a burst of changes becomes one or two edits;
+- every request but a click's answer counts against Discord's global limit (50 a second
+  for all tables of the bot; ``bench/requests.py`` counts a hand's): a hand DM is edited
+  only when what it shows changed, and a change that only takes something away (the turn
+  passed, the hand is over) or only moves the table's count of secret choices waits a
+  moment (:data:`DM_SETTLE`, :data:`TABLE_SETTLE`) to share one edit with the next;
 - long-lived messages are edited through the bot's own channel/DM message endpoints,
   never through an interaction token (they expire after 15 minutes);
 - nothing here ever runs while a table lock is held: the service calls :meth:`publish`
@@ -171,7 +176,11 @@ class Coalescer:
     At most ``limit`` jobs run at once, over all messages: a burst of changes at many
     tables cannot flood the event loop with edits while new clicks wait to be
     acknowledged (the clicks' own answers are not jobs and are never held back). A job
-    submitted ``after`` other keys waits for those first, without holding a slot."""
+    submitted ``after`` other keys waits for those first, without holding a slot.
+
+    A job submitted with a ``delay`` (a change nobody must see before the next move) waits
+    that long first; changes of its message meanwhile make one edit with it, and nothing
+    (a click's answer, a job ``after`` it) waits for it."""
 
     def __init__(self, limit: int = BACKGROUND_EDITS) -> None:
         self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str], float]] = {}
@@ -336,14 +345,14 @@ class TablesCog(commands.Cog, name="Tables"):
         """hand message id -> the hand pictured in its attachment (None: no attachment)."""
         self._last_hand: dict[int, PrivateView] = {}
         """hand DM message id -> the PrivateView it shows (its closed state keeps the cards)."""
-        self._league_images: dict[int, tuple[float, bool]] = {}
-        """guild id -> (when read, the league's images flag)."""
-        self._guild_of: dict[int, int] = {}
-        """table id -> its guild id."""
         self._table_shown: dict[int, TableView] = {}
         """table id -> the TableView its table message shows now."""
         self._shown: dict[tuple[int, int], PrivateView] = {}
         """(table id, user id) -> the PrivateView their hand DM shows now."""
+        self._league_images: dict[int, tuple[float, bool]] = {}
+        """guild id -> (when read, the league's images flag)."""
+        self._guild_of: dict[int, int] = {}
+        """table id -> its guild id."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def cog_load(self) -> None:
