@@ -261,18 +261,22 @@ class Coalescer:
             await asyncio.wait(running, timeout=timeout)
 
     async def _drain(self, key: str) -> None:
+        loop = asyncio.get_running_loop()
+        until: float | None = None  # the first delayed change waits at most its delay
         try:
             while (item := self._pending.pop(key, None)) is not None:
                 job, after, delay = item
                 if delay > 0:
+                    until = loop.time() + delay if until is None else until
                     woken = self._sleeping[key] = asyncio.Event()
                     try:
                         with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(woken.wait(), delay)
+                            await asyncio.wait_for(woken.wait(), max(0.0, until - loop.time()))
                     finally:
                         self._sleeping.pop(key, None)
                     if key in self._pending:
                         continue  # replaced while waiting: the newest job renders it all
+                until = None
                 try:
                     if after:
                         await self.wait_for(after, PRIVATE_FIRST)

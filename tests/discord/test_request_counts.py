@@ -91,3 +91,23 @@ async def test_a_table_edit_does_not_wait_for_a_delayed_dm_edit() -> None:
     assert ran == ["table"]
     await updates.idle()
     assert ran == ["table", "dm"]
+
+
+async def test_changes_that_keep_coming_do_not_postpone_a_delayed_edit_past_its_delay() -> None:
+    """The first delayed change is shown within its delay, however many follow it."""
+    updates = Coalescer()
+    ran: list[tuple[str, float]] = []
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    def job(name: str):  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            ran.append((name, loop.time() - start))
+
+        return run
+
+    for n in range(6):
+        updates.submit("table:1", job(f"count {n}"), delay=0.3)
+        await asyncio.sleep(0.1)
+    await updates.idle()
+    assert ran[0][0] in ("count 2", "count 3") and ran[0][1] < 0.45, ran
