@@ -262,12 +262,16 @@ class Coalescer:
 
     async def _drain(self, key: str) -> None:
         loop = asyncio.get_running_loop()
-        until: float | None = None  # the first delayed change waits at most its delay
+        # a stream of changes with the same delay waits at most that delay from the first;
+        # a change allowed to wait longer (a hand's end waits for the next deal) extends it
+        until: float | None = None
+        longest = 0.0
         try:
             while (item := self._pending.pop(key, None)) is not None:
                 job, after, delay = item
                 if delay > 0:
-                    until = loop.time() + delay if until is None else until
+                    if until is None or delay > longest:
+                        until, longest = loop.time() + delay, delay
                     woken = self._sleeping[key] = asyncio.Event()
                     try:
                         with contextlib.suppress(TimeoutError):
@@ -276,7 +280,7 @@ class Coalescer:
                         self._sleeping.pop(key, None)
                     if key in self._pending:
                         continue  # replaced while waiting: the newest job renders it all
-                until = None
+                until, longest = None, 0.0
                 try:
                     if after:
                         await self.wait_for(after, PRIVATE_FIRST)

@@ -111,3 +111,25 @@ async def test_changes_that_keep_coming_do_not_postpone_a_delayed_edit_past_its_
         await asyncio.sleep(0.1)
     await updates.idle()
     assert ran[0][0] in ("count 2", "count 3") and ran[0][1] < 0.45, ran
+
+
+async def test_a_hands_end_waiting_for_the_next_deal_takes_a_turn_change_along() -> None:
+    """A "turn passed" edit (short delay) followed by "the hand is over" (allowed to wait
+    for the next deal): one edit, at the deal, not one at the short delay and one more."""
+    updates = Coalescer()
+    ran: list[str] = []
+
+    def job(name: str):  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            ran.append(name)
+
+        return run
+
+    updates.submit("dm:1:2", job("turn passed"), delay=0.1)
+    await asyncio.sleep(0.02)
+    updates.submit("dm:1:2", job("hand over"), delay=2.0)
+    await asyncio.sleep(0.3)
+    assert ran == []  # past the turn change's delay: still waiting for the deal
+    updates.submit("dm:1:2", job("new cards"))
+    await asyncio.wait_for(updates.idle(), 0.5)
+    assert ran == ["new cards"]
