@@ -15,6 +15,7 @@ the table message cannot leak one.
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -404,6 +405,34 @@ def waiting_line(pv: PrivateView) -> str:
     ):
         return "You are not in this game: you are dealt in at the next one."
     return reason[:1].upper() + reason[1:] + "." if reason else "Nothing to do right now."
+
+
+def _shown_deadline(pv: PrivateView) -> float | None:
+    """The deadline as the hand view shows it: only while an option is allowed."""
+    return pv.deadline if any(o.allowed for o in pv.options) else None
+
+
+def same_hand_view(a: PrivateView, b: PrivateView) -> bool:
+    """Whether ``a`` and ``b`` render the same hand view, but for the state number in the
+    footer (an edit from one to the other would change nothing a player reads; the private
+    controls are checked by their window, not by that number)."""
+    return dataclasses.replace(a, version=0, deadline=_shown_deadline(a)) == dataclasses.replace(
+        b, version=0, deadline=_shown_deadline(b)
+    )
+
+
+def only_takes_away(shown: PrivateView, new: PrivateView) -> bool:
+    """Whether going from the hand view ``shown`` to ``new`` only takes something away:
+    the same cards (and hand name), no secret choice newly made, and nothing the player
+    may do now (their turn ended, they folded, the hand is over). Such a change need not
+    reach the player before anyone else moves; new cards and new options must."""
+    return (
+        shown.table_id == new.table_id
+        and (shown.cards, shown.down_cards, shown.up_cards, shown.hand_name)
+        == (new.cards, new.down_cards, new.up_cards, new.hand_name)
+        and new.chosen in (None, shown.chosen)
+        and not any(o.allowed for o in new.options)
+    )
 
 
 def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:

@@ -16,6 +16,11 @@ Discord's constraints shape the updates:
 - every other update (someone else's action, a timeout, a result) goes through one
   coalescing updater per message (:class:`Coalescer`): at most one edit in flight, and the
   edit renders the newest state when it runs, so a burst of changes becomes one or two edits;
+- every request but a click's answer counts against Discord's global limit (50 a second
+  for all tables of the bot; ``bench/requests.py`` counts a hand's): a hand DM is edited
+  only when what it shows changed, and a change that only takes something away (the turn
+  passed, the hand is over) or only moves the table's count of secret choices waits a
+  moment (:data:`DM_SETTLE`, :data:`TABLE_SETTLE`) to share one edit with the next;
 - long-lived messages are edited through the bot's own channel/DM message endpoints,
   never through an interaction token (they expire after 15 minutes);
 - nothing here ever runs while a table lock is held: the service calls :meth:`publish`
@@ -48,7 +53,7 @@ from bot.engine.errors import InvalidConfig
 from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
 from bot.render.text import safe_name
-from bot.tables.errors import StaleAction, TableClosed
+from bot.tables.errors import NotSeated, StaleAction, TableClosed
 from cogs._answer import arm_command, defer, send
 from cogs._delivery import (
     DM_CLOSED,
@@ -68,8 +73,10 @@ from cogs._render import (
     ShowdownPicture,
     hand_over,
     hand_picture,
+    only_takes_away,
     private_components,
     private_embed,
+    same_hand_view,
     showdown_picture,
     table_components,
     table_embed,
@@ -104,6 +111,17 @@ PRACTICE_FILL = 4
 
 TABLE_MOVED = "This table moved to a newer message:"
 HAND_MOVED = "Your hand moved to a newer message below."
+DM_SETTLE = 1.0
+"""Seconds a hand DM edit that only takes something away (the turn passed, the hand is
+over) waits for the next change of that DM, so both make one edit (Discord's global limit
+of 50 requests a second is shared by every table of the bot)."""
+
+TABLE_SETTLE = 1.0
+"""Seconds a table message edit that only moves the count of secret choices waits for the
+next ones (one edit for several choices made within a moment)."""
+
+DM_SETTLE_MAX = 15.0
+"""At most this long for the "hand is over" edit, which waits for the next deal."""
 
 UNKNOWN = object()
 """No picture known on a message (never sent by this process): attach again."""
@@ -181,23 +199,39 @@ class Coalescer:
     At most ``limit`` jobs run at once, over all messages: a burst of changes at many
     tables cannot flood the event loop with edits while new clicks wait to be
     acknowledged (the clicks' own answers are not jobs and are never held back). A job
-    submitted ``after`` other keys waits for those first, without holding a slot."""
+    submitted ``after`` other keys waits for those first, without holding a slot.
+
+    A job submitted with a ``delay`` (a change nobody must see before the next move) waits
+    that long first; changes of its message meanwhile make one edit with it, and nothing
+    (a click's answer, a job ``after`` it) waits for it."""
 
     def __init__(self, limit: int = BACKGROUND_EDITS) -> None:
-        self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str]]] = {}
+        self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str], float]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._sleeping: dict[str, asyncio.Event] = {}
+        """key -> set to end the delay its drain is waiting out (a newer job came)."""
         self._slots = asyncio.Semaphore(limit)
         # per task answering a click (not a context variable: tasks started inside the
         # click, such as the service's timers, would inherit it and hold their jobs forever)
         self._held: dict[asyncio.Task[Any], list[str]] = {}
 
     def submit(
-        self, key: str, job: Callable[[], Awaitable[None]], *, after: Sequence[str] = ()
+        self,
+        key: str,
+        job: Callable[[], Awaitable[None]],
+        *,
+        after: Sequence[str] = (),
+        delay: float = 0.0,
     ) -> None:
         """Run ``job`` for ``key`` (replacing one waiting), once the jobs of ``after``
-        running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
-        self._pending[key] = (job, after)
+        running now are done (at most :data:`PRIVATE_FIRST` seconds). With ``delay``, the
+        job waits that long first, and a job submitted for ``key`` meanwhile replaces it
+        (at once if that one has no delay): changes within the delay make one edit."""
+        self._pending[key] = (job, after, delay)
         if key in self._running:
+            sleeping = self._sleeping.get(key)
+            if sleeping is not None and delay <= 0:
+                sleeping.set()  # a change that may not wait: stop waiting, run the newest
             return  # the running drain picks up the newest job when its edit is done
         task = asyncio.current_task()
         held = None if task is None else self._held.get(task)
@@ -234,23 +268,42 @@ class Coalescer:
         if not held:
             return
         keys = [k for k in held if k.startswith(prefix)]
+        urgent = [k for k in keys if not self.delayed(k)]
         for key in keys:
             held.remove(key)
             self._start(key)
-        running = [self._running[k] for k in keys if k in self._running]
+        running = [self._running[k] for k in urgent if k in self._running]
         if running:
             await asyncio.wait(running, timeout=timeout)
 
     async def wait_for(self, keys: Sequence[str], timeout: float) -> None:
-        """Wait until the updates of ``keys`` running now are done, or ``timeout``."""
-        running = [self._running[k] for k in keys if k in self._running]
+        """Wait until the updates of ``keys`` running now are done, or ``timeout`` (not for
+        a delayed job: it is a change that need not go first)."""
+        running = [self._running[k] for k in keys if k in self._running and not self.delayed(k)]
         if running:
             await asyncio.wait(running, timeout=timeout)
 
     async def _drain(self, key: str) -> None:
+        loop = asyncio.get_running_loop()
+        # a stream of changes with the same delay waits at most that delay from the first;
+        # a change allowed to wait longer (a hand's end waits for the next deal) extends it
+        until: float | None = None
+        longest = 0.0
         try:
             while (item := self._pending.pop(key, None)) is not None:
-                job, after = item
+                job, after, delay = item
+                if delay > 0:
+                    if until is None or delay > longest:
+                        until, longest = loop.time() + delay, delay
+                    woken = self._sleeping[key] = asyncio.Event()
+                    try:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(woken.wait(), max(0.0, until - loop.time()))
+                    finally:
+                        self._sleeping.pop(key, None)
+                    if key in self._pending:
+                        continue  # replaced while waiting: the newest job renders it all
+                until, longest = None, 0.0
                 try:
                     if after:
                         await self.wait_for(after, PRIVATE_FIRST)
@@ -265,6 +318,13 @@ class Coalescer:
                     log.exception("update of %s failed", key)
         finally:
             self._running.pop(key, None)
+
+    def delayed(self, key: str) -> bool:
+        """Whether the job of ``key`` waiting or running now is a delayed one."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            return pending[2] > 0
+        return key in self._sleeping
 
     async def idle(self) -> None:
         """Wait until no update is running or waiting (tests, shutdown)."""
@@ -321,6 +381,10 @@ class TablesCog(commands.Cog, name="Tables"):
         """hand message id -> the hand pictured in its attachment (None: no attachment)."""
         self._last_hand: dict[int, PrivateView] = {}
         """hand DM message id -> the PrivateView it shows (its closed state keeps the cards)."""
+        self._table_shown: dict[int, TableView] = {}
+        """table id -> the TableView its table message shows now."""
+        self._shown: dict[tuple[int, int], PrivateView] = {}
+        """(table id, user id) -> the PrivateView their hand DM shows now."""
         self._league_images: dict[int, tuple[float, bool]] = {}
         """guild id -> (when read, the league's images flag)."""
         self._guild_of: dict[int, int] = {}
@@ -803,6 +867,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 return
             if self._rendered.get(message.id, -1) < view.version:
                 self._rendered[message.id] = view.version
+                self._table_shown[view.table_id] = view
             try:
                 await _edit_clicked(
                     interaction, embed=table_embed(view), view=table_components(view)
@@ -830,6 +895,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if message is not None and message.guild is None:
             self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
             self._last_hand[message.id] = pv
+            self._shown[(pv.table_id, pv.user_id)] = pv
         extra: dict[str, Any] = {}
         if message is not None:
             picture, files = await self._hand_attachments(pv, message.id)
@@ -865,12 +931,15 @@ class TablesCog(commands.Cog, name="Tables"):
         for uid in published.private_changed:
             if uid < 0:
                 continue  # a computer player (practice tables): nobody to send a DM to
-            dms.append(f"dm:{tid}:{uid}")
-            self.updates.submit(dms[-1], lambda uid=uid: self._update_dm(tid, uid))
+            key = f"dm:{tid}:{uid}"
+            delay = await self._settle_delay(published, uid)
+            self.updates.submit(key, lambda uid=uid: self._update_dm(tid, uid), delay=delay)
+            if not delay:
+                dms.append(key)
         if tid in self._gone:
             return  # its channel was deleted: nothing more can be posted there
         # the table message after those DMs (see PRIVATE_FIRST)
-        self._refresh_table(tid, after=dms)
+        self._refresh_table(tid, after=dms, delay=self._table_settle(published))
         posts: list[tuple[str, ShowdownPicture | None]] = [
             (text, None) for text in (*published.announcements, *published.results)
         ]
@@ -884,10 +953,55 @@ class TablesCog(commands.Cog, name="Tables"):
                 f"post:{tid}", lambda: self._post(tid, view.channel_id, view.guild_id)
             )
 
-    def _refresh_table(self, table_id: int, *, after: Sequence[str] = ()) -> None:
+    async def _settle_delay(self, published: Published, user_id: int) -> float:
+        """How long the DM edit of ``user_id`` for this change may wait (0: at once).
+
+        A change that only takes away from what the DM shows (the player's turn ended,
+        they folded, the hand is over: no new card, no option newly allowed) is not
+        something they must see before anyone else moves, so it waits a moment
+        (:data:`DM_SETTLE`; after a result, until just past the next deal): if their DM
+        changes again meanwhile, one edit shows both. Cards and options that arrive never
+        wait."""
+        view = published.view
+        shown = self._shown.get((view.table_id, user_id))
+        if shown is None or view.status == "closed":
+            return 0.0
+        try:
+            pv = await self.service.private_view(view.table_id, user_id)
+        except (TableClosed, NotSeated):
+            return 0.0  # the DM update itself deals with it, at once
+        if not only_takes_away(shown, pv):
+            return 0.0
+        if published.results and view.deadline is not None:
+            until_deal = view.deadline - self.service.clock() + DM_SETTLE
+            return min(max(DM_SETTLE, until_deal), DM_SETTLE_MAX)
+        return DM_SETTLE
+
+    def _table_settle(self, published: Published) -> float:
+        """How long the table message's edit for this change may wait (0: at once): a
+        choice made in a secret window only moves the count of who has chosen ("3 of 6
+        have chosen"), so it waits :data:`TABLE_SETTLE` for the next choices and the
+        window's end, to make one edit of them. Anything else (a new phase, a deal, a
+        player named to act, a result) goes at once."""
+        view = published.view
+        shown = self._table_shown.get(view.table_id)
+        if shown is None or published.results or published.announcements:
+            return 0.0
+        counting = (view.status, view.hand_number, view.phase) == (
+            shown.status,
+            shown.hand_number,
+            shown.phase,
+        ) and view.to_act_user_ids < shown.to_act_user_ids
+        return TABLE_SETTLE if counting and view.game != "razz" else 0.0
+
+    def _refresh_table(
+        self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0
+    ) -> None:
         """Edit the table message to its newest state, once the updates ``after`` (keys)
         running now are done (at most :data:`PRIVATE_FIRST` seconds)."""
-        self.updates.submit(f"table:{table_id}", lambda: self._update_table(table_id), after=after)
+        self.updates.submit(
+            f"table:{table_id}", lambda: self._update_table(table_id), after=after, delay=delay
+        )
 
     async def _post(self, table_id: int, channel_id: int, guild_id: int) -> None:
         """Send the table's outbox in order. A post Discord refuses for good (permissions,
@@ -1015,6 +1129,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if self._rendered.get(message_id, -1) >= view.version:
             return
         self._rendered[message_id] = view.version
+        self._table_shown[table_id] = view
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=table_embed(view), view=table_components(view))
@@ -1052,6 +1167,9 @@ class TablesCog(commands.Cog, name="Tables"):
             if self._rendered.get(message_id, -1) >= pv.version:
                 return
             self._rendered[message_id] = pv.version
+            last = self._last_hand.get(message_id)
+            if last is not None and same_hand_view(last, pv):
+                return  # the DM already shows all of it (only the state number differs)
             dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             extra: dict[str, Any] = {}
             picture, files = await self._hand_attachments(pv, message_id)
@@ -1079,6 +1197,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 if files is not None:
                     self._pictures[message_id] = picture
                 self._last_hand[message_id] = pv
+                self._shown[(table_id, user_id)] = pv
                 return
         await self._send_dm(table_id, user_id, pv)
 
@@ -1131,6 +1250,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 self._rendered[sent.id] = pv.version
                 self._pictures[sent.id] = picture
                 self._last_hand[sent.id] = pv
+                self._shown[(table_id, user_id)] = pv
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 raise

@@ -1,0 +1,230 @@
+"""Benchmark: the REST requests one hand costs against Discord's global rate limit.
+
+Run:  python bench/requests.py [--hands N] [--seed S]
+
+Discord allows a bot 50 requests a second over all routes, interaction callbacks and
+interaction webhooks excepted (:mod:`bot.testing.request_count`). For each game at 2 and 6
+players, the real bot plays against the fake Discord exactly as ``python -m bot sandbox``
+does (:mod:`bot.ops.sandbox`): the host opens the table, the others press **Join**, the host
+presses **Start**, and every seat is a user clicking their hand DM's buttons (Zoot,
+Wheelers) or the table message's (Razz), choosing what the computer policy would.
+
+One hand is counted in steady state: from the commit of one hand's result to the commit of
+the next (so it holds the previous result's post and the next hand's antes, deal, actions
+and showdown), averaged over ``--hands`` hands after a first one (which also pays for the
+table's opening, the joins and the first DMs). The table printed breaks it down by route;
+the last line is ``RESULT zoot6_requests_per_hand=X wheelers6_requests_per_hand=Y
+razz6_requests_per_hand=Z``. Targets: Zoot <= 28, Wheelers <= 40, Razz <= 50.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import random
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.app import HomeGameBot
+from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
+from bot.ops import sandbox
+from bot.ops.sandbox import NAMES, SandboxError, _answer, _CountingRelay, _play, _World
+from bot.store import Store
+from bot.tables.service import TableService
+from bot.tables.views import Published
+from bot.testing import ADMINISTRATOR, FakeDiscord, FakeUser, running_client
+from bot.testing.request_count import ROUTES, count_routes
+from cogs._render import private_embed
+
+GAMES = ("zoot", "wheelers", "razz")
+TARGETS = {"zoot": 28, "wheelers": 40, "razz": 50}
+"""Requests per hand at 6 players (issue 11)."""
+
+
+class _MarkingRelay(_CountingRelay):
+    """The sandbox's relay, also noting how many requests the fake had received when
+    each result was committed (the boundaries between hands)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__()
+        self.fake = fake
+        self.marks: list[int] = []
+
+    async def publish(self, published: Published) -> None:
+        if published.results:
+            self.marks.append(len(self.fake.requests))
+        await super().publish(published)
+
+
+@dataclass
+class Measurement:
+    game: str
+    players: int
+    hands: int
+    routes: Counter[str]
+    """Counted requests of the measured hands, by route (summed, not averaged)."""
+    first_hand: int
+    """Counted requests from opening the table to the first result committed."""
+    stale_dms: list[str]
+    """Players whose hand DM did not show their current view once the updates were done."""
+
+    @property
+    def per_hand(self) -> float:
+        return sum(n for k, n in self.routes.items() if k != "pictures") / self.hands
+
+
+async def measure(
+    game: str, players: int, *, hands: int = 3, seed: int = 1, think: float = 0.0
+) -> Measurement:
+    """Play ``1 + hands`` hands of ``game`` with ``players`` clicking users; count the
+    requests of the last ``hands``. ``think``: seconds each user waits before each click
+    (0: at once, as the sandbox plays; over a second, no two changes fall in one of the
+    bot's coalescing moments, as at a table of people)."""
+    if think > 0:
+        _thinking(think)
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        guild = fake.add_guild("Home Game requests")
+        channel = fake.add_channel(guild, "poker")
+        users = [fake.add_user(name) for name in NAMES[:players]]
+        fake.add_member(guild, users[0], permissions=ADMINISTRATOR)
+        for user in users[1:]:
+            fake.add_member(guild, user)
+        with tempfile.TemporaryDirectory(prefix="homegame-requests-") as tmp:
+            db_path = Path(tmp) / "homegame.db"
+            settings = Settings(
+                discord=DiscordSettings(token=fake.token, api_base=fake.api_base),
+                database=DatabaseSettings(path=db_path),
+                backup=BackupSettings(enabled=False, dir=Path(tmp) / "backups"),
+            )
+            store = await Store.open(db_path)
+            seeds = random.Random(seed)
+            relay = _MarkingRelay(fake)
+            service = TableService(
+                store,
+                rng_factory=lambda: random.Random(seeds.random()),
+                subscriber=relay,
+                autostart_delay=0.3,
+                computer_delay=0.05,
+            )
+            bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
+            try:
+                async with running_client(fake, bot):
+                    start = len(fake.requests)
+                    world = _World(fake, channel, users, service, relay)
+                    options: dict[str, Any] = {"decision_seconds": 10}
+                    if game != "razz":
+                        options["ante"] = 10
+                    opened = await fake.invoke(users[0], channel, game, options)
+                    table_msg = (await opened.response(timeout=10)).message
+                    if table_msg is None:
+                        raise SandboxError(f"/{game} did not post a table")
+                    for user in users[1:]:
+                        if not await _answer(await fake.click_label(user, table_msg, "Join")):
+                            raise SandboxError(f"{user.name} could not join")
+                    if not await _answer(await fake.click_label(users[0], table_msg, "Start")):
+                        raise SandboxError("the host could not start the game")
+                    await _play(
+                        world, users[0], table_msg, 1 + hands, seed, 120.0 + 300 * think * hands
+                    )
+                    marks = relay.marks
+                    first = count_routes(fake, fake.requests[start : marks[0]])
+                    routes = count_routes(fake, fake.requests[marks[0] : marks[hands]])
+                    # nothing hidden: once the updates are done, every hand DM shows
+                    # exactly its player's current view (the next hand's, dealt by now)
+                    cog: Any = bot.get_cog("Tables")
+                    await cog.updates.idle()
+                    view = await service.table_in_channel(channel.id)
+                    assert view is not None
+                    stale = [
+                        u.name
+                        for u in users
+                        if _dm_fields(fake, u)
+                        != private_embed(await service.private_view(view.table_id, u.id))
+                        .to_dict()
+                        .get("fields")
+                    ]
+            finally:
+                await service.stop_service()
+                await store.close()
+    finally:
+        await fake.stop()
+    first_total = sum(n for k, n in first.items() if k != "pictures")
+    return Measurement(game, players, hands, routes, first_total, stale)
+
+
+def _dm_fields(fake: FakeDiscord, user: FakeUser) -> Any:
+    dms = fake.dms(user)
+    embeds = dms[-1].latest.embeds if dms else []
+    return embeds[0].get("fields") if embeds else None
+
+
+def _thinking(seconds: float) -> None:
+    """Make the sandbox's users wait ``seconds`` before each click."""
+    act = sandbox._act
+    if getattr(act, "think", None) == seconds:
+        return
+    base = getattr(act, "base", act)
+
+    async def slow(*args: Any) -> bool:
+        await asyncio.sleep(seconds)
+        return bool(await base(*args))
+
+    slow.think = seconds  # type: ignore[attr-defined]
+    slow.base = base  # type: ignore[attr-defined]
+    sandbox._act = slow
+
+
+def format_table(rows: Sequence[Measurement]) -> str:
+    head = ["game", "players", "per hand", *ROUTES, "pictures", "first hand", "stale DMs"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for m in rows:
+        cells = [m.game, str(m.players), f"{m.per_hand:.1f}"]
+        cells += [f"{m.routes.get(k, 0) / m.hands:.1f}" for k in (*ROUTES, "pictures")]
+        cells += [str(m.first_hand), str(len(m.stale_dms))]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+async def _main(hands: int, seed: int, think: float) -> list[Measurement]:
+    rows = []
+    for game in GAMES:
+        for players in (2, 6):
+            rows.append(await measure(game, players, hands=hands, seed=seed, think=think))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5, help="hands measured after the first")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds each user waits before a click"
+    )
+    args = parser.parse_args(argv)
+    with contextlib.redirect_stderr(io.StringIO()):
+        rows = asyncio.run(_main(args.hands, args.seed, args.think))
+    print(format_table(rows))
+    print("(per hand and by route: averages over the measured hands; pictures: requests")
+    print(" among them that carried a PNG; first hand: from /game to its first result)")
+    six = {m.game: m.per_hand for m in rows if m.players == 6}
+    print(
+        f"RESULT zoot6_requests_per_hand={six['zoot']:.1f} "
+        f"wheelers6_requests_per_hand={six['wheelers']:.1f} "
+        f"razz6_requests_per_hand={six['razz']:.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
