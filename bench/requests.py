@@ -36,12 +36,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import HomeGameBot
 from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
-from bot.ops import sandbox
-from bot.ops.sandbox import NAMES, SandboxError, _answer, _CountingRelay, _play, _World
+from bot.engine.actions import Action
+from bot.ops.sandbox import (
+    LABELS,
+    NAMES,
+    SandboxError,
+    _CountingRelay,
+    _enabled_button,
+    policy_action,
+)
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.tables.views import Published
-from bot.testing import ADMINISTRATOR, FakeDiscord, FakeUser, running_client
+from bot.testing import (
+    ADMINISTRATOR,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    running_client,
+)
+from bot.testing.fake_discord import InteractionRecord
 from bot.testing.request_count import ROUTES, count_routes
 from cogs._render import private_embed
 
@@ -58,11 +73,108 @@ class _MarkingRelay(_CountingRelay):
         super().__init__()
         self.fake = fake
         self.marks: list[int] = []
+        self.changed = asyncio.Event()
 
     async def publish(self, published: Published) -> None:
         if published.results:
             self.marks.append(len(self.fake.requests))
         await super().publish(published)
+        self.changed.set()
+
+
+# The players. Unlike the sandbox (which now acts only once the bot has settled, on a
+# virtual clock, for a repeatable transcript), the benchmark plays in real time with the
+# service's own timers: each user clicks as soon as the engine's policy has a move, so
+# edits may coalesce as they would at a busy table; ``--think`` slows the users down.
+
+
+@dataclass
+class _World:
+    fake: FakeDiscord
+    channel: FakeChannel
+    users: list[FakeUser]
+    service: TableService
+    relay: _MarkingRelay
+
+
+async def _answer(record: InteractionRecord) -> bool:
+    """True when the bot took the click (edited the message clicked)."""
+    try:
+        reply = await record.response(timeout=10)
+    except (TimeoutError, AssertionError):
+        return False
+    return bool(reply.updated_message)
+
+
+async def _act(world: _World, user: FakeUser, table_msg: FakeMessage, action: Action) -> bool:
+    """Make ``action`` as ``user`` by clicking; False if the control is not shown yet."""
+    fake = world.fake
+    if getattr(_act, "think", 0.0):
+        await asyncio.sleep(_act.think)  # type: ignore[attr-defined]
+    if action.kind in ("lay_down", "play_on", "discard"):
+        dms = fake.dms(user)
+        if not dms:
+            return False
+        dm = dms[-1]
+        if action.kind == "discard":
+            if action.card is None or not dm.selects():
+                return False
+            menu = dm.selects()[0]
+            values = [str(o["value"]) for o in menu.get("options", ())]
+            if str(action.card) not in values:
+                return False
+            return await _answer(await fake.select(user, dm, menu["custom_id"], [str(action.card)]))
+        custom_id = _enabled_button(dm, LABELS[action.kind])
+        if custom_id is None:
+            return False
+        return await _answer(await fake.click(user, dm, custom_id))
+    custom_id = _enabled_button(table_msg, LABELS[action.kind])
+    if custom_id is None:
+        return False
+    return await _answer(await fake.click(user, table_msg, custom_id))
+
+
+async def _play(
+    world: _World, host: FakeUser, table_msg: FakeMessage, hands: int, seed: int, timeout: float
+) -> int:
+    """Drive the users until ``hands`` results were published; returns the table id."""
+    rng = random.Random(seed)
+    by_id = {u.id: u for u in world.users}
+    view = await world.service.table_in_channel(world.channel.id)
+    if view is None:
+        raise SandboxError("the table did not open")
+    table_id = view.table_id
+    done: dict[int, tuple[object, ...]] = {}
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while world.relay.results < hands:
+        if loop.time() > end:
+            raise SandboxError(f"only {world.relay.results} of {hands} results")
+        view = await world.service.view(table_id)
+        if view.status == "closed":
+            raise SandboxError("the table closed before the last hand")
+        acted = False
+        for uid in sorted(view.to_act_user_ids):
+            user = by_id.get(uid)
+            if user is None:
+                continue
+            pv = await world.service.private_view(table_id, uid)
+            # one decision per window (guts) or per table state (razz)
+            key: tuple[object, ...] = (view.hand_number, view.phase, pv.deadline, tuple(pv.cards))
+            key += (view.version,) if view.game == "razz" else (pv.chosen,)
+            if done.get(uid) == key:
+                continue
+            action = policy_action(world.service, table_id, uid, rng)
+            if action is None:
+                continue
+            if await _act(world, user, table_msg, action):
+                done[uid] = key
+                acted = True
+        if not acted:
+            world.relay.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(world.relay.changed.wait(), 0.1)
+    return table_id
 
 
 @dataclass
@@ -170,19 +282,8 @@ def _dm_fields(fake: FakeDiscord, user: FakeUser) -> Any:
 
 
 def _thinking(seconds: float) -> None:
-    """Make the sandbox's users wait ``seconds`` before each click."""
-    act = sandbox._act
-    if getattr(act, "think", None) == seconds:
-        return
-    base = getattr(act, "base", act)
-
-    async def slow(*args: Any) -> bool:
-        await asyncio.sleep(seconds)
-        return bool(await base(*args))
-
-    slow.think = seconds  # type: ignore[attr-defined]
-    slow.base = base  # type: ignore[attr-defined]
-    sandbox._act = slow
+    """Make the users wait ``seconds`` before each click."""
+    _act.think = seconds  # type: ignore[attr-defined]
 
 
 def format_table(rows: Sequence[Measurement]) -> str:
