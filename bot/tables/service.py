@@ -247,16 +247,23 @@ class TableService(TableTimers, TableChips):
     # =============================================================== lifecycle
 
     async def start_service(self) -> None:
-        """Load every live table (snapshot, seats) and arm its timer."""
+        """Load every live table (snapshot, seats) and arm its timer; an action deadline
+        that passed while the bot was down opens again (see :mod:`bot.tables.timers`)."""
         async with self.store.read() as tx:
             tables = await tx.live_tables()
             loaded = [(t, await tx.seats(t.id)) for t in tables]
         self._running = True
+        missed: list[LiveTable] = []
         for table, seats in loaded:
             live = LiveTable.from_store(table, seats)
             self._tables[live.id] = live
+            if self._missed_while_down(live):
+                missed.append(live)  # armed by the reopening, not for a deadline now past
+                continue
             self._arm(live)
             self._maybe_computers(live)
+        for live in missed:
+            await self._reopen_missed(live)
 
     async def stop_service(self) -> None:
         """Cancel timers and background tasks; deadlines stay stored."""

@@ -6,6 +6,12 @@ task per table sleeps until its deadline and runs :meth:`TableTimers.tick`. A re
 command leaves all of this alone; a timer that wakes with nothing due arms again for the
 table's real deadline, and one whose due step fails tries again after :data:`TIMER_RETRY`
 seconds, so a table never stays without its timer (issue 11, item 1).
+
+A restart after the clock passed an action deadline (the bot was down when a window ran
+out) does not time everyone out at once: nobody could act while the bot was down, so the
+window opens again for its full length from the restart, and the channel is told
+(:meth:`TableTimers._reopen_missed`). The idle rules (timeouts, away, the idle pause)
+count only what players let run out while the bot was up.
 """
 
 from __future__ import annotations
@@ -155,6 +161,51 @@ class TableTimers:
         except UnpayableHand:
             return True  # the hand was voided (announced); the table goes on
         return bool(ret)
+
+    def _missed_while_down(self, live: LiveTable) -> bool:
+        """Whether the table's action deadline passed before this process could act on it
+        (called at start-up: the bot was down when it fell). The deadline between two
+        hands is no decision window: the next hand is simply dealt."""
+        fam = live.family
+        return (
+            live.deadline is not None
+            and live.status == "running"
+            and live.pending != "next_hand"
+            and fam.hand_running
+            and not fam.paused
+            and self.clock() >= live.deadline
+        )
+
+    async def _reopen_missed(self, live: LiveTable) -> None:
+        """Give the players of a window that ran out while the bot was down the window
+        again, its full length from now, and say so in the channel (one line)."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            fam = live.family
+            seconds = fam.decision_seconds
+            live.deadline = self._deadline_in(live, seconds)
+            seats = sorted(s for s in fam.to_act() if s in live.seats)
+            step.touched.update(live.user(s) for s in seats)  # their DMs show the deadline
+            names = [live.name(s) for s in seats]
+            if not names:
+                return
+            who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            step.announcements.append(
+                f"The bot was offline when the time to act ran out: {who} "
+                f"{'get' if len(names) > 1 else 'gets'} a fresh {seconds}-second window"
+            )
+
+        try:
+            await self._run(live.id, do, prepare=self._missed_while_down)
+        except TableClosed:
+            return
+        except Exception:
+            # the stored deadline stays: its timer fires at once (the old behaviour) rather
+            # than the table staying without a timer
+            log.exception("reopening the window of table %s after the restart failed", live.id)
+            restored = self._tables.get(live.id)
+            if restored is not None:
+                self._arm(restored)
 
     def _cancel_timer(self, table_id: int) -> None:
         task = self._timer_tasks.pop(table_id, None)
