@@ -243,6 +243,36 @@ class NightOps(LedgerOps):
                 "Nothing was changed."
             )
 
+    async def hosts_live_table(self, guild_id: int, user_id: int) -> bool:
+        """Whether the member hosts a live (not closed) table in the server."""
+        row = await self._one(
+            "SELECT 1 FROM tables WHERE guild_id = ? AND host_id = ? AND status <> 'closed'"
+            " LIMIT 1",
+            (guild_id, user_id),
+        )
+        return row is not None
+
+    async def table_channel(self, table_id: int) -> int | None:
+        row = await self._one("SELECT channel_id FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else int(row["channel_id"])
+
+    async def seat_names(self, guild_id: int, *, tables: int = 200) -> dict[int, str]:
+        """Members' names as the server's latest tables saved them (the name a member had
+        when they sat down; a forgotten member's is already replaced there)."""
+        rows = await self._all(
+            "SELECT json_extract(snapshot, '$.names') AS names FROM tables"
+            " WHERE guild_id = ? AND snapshot IS NOT NULL ORDER BY updated_at DESC, id DESC"
+            " LIMIT ?",
+            (guild_id, tables),
+        )
+        found: dict[int, str] = {}
+        for r in rows:
+            names = load_json(r["names"]) if r["names"] else {}
+            for uid, name in (names or {}).items():
+                if isinstance(name, str) and str(uid).lstrip("-").isdigit():
+                    found.setdefault(int(uid), name)
+        return found
+
     # ------------------------------------------------------------------ results
 
     async def night_results(self, night: Night) -> PeriodResults:
