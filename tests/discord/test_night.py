@@ -8,6 +8,7 @@ wallet is back where the night started, the audit holds, and settling twice is r
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from bot.app import HomeGameBot
 from bot.league.settle import Transfer
@@ -194,3 +195,17 @@ async def test_a_night_from_night_start_to_night_end_posts_results_and_settles_u
         async with bot.store.read() as tx:
             assert len(await tx.entries(guild_id=world.guild.id, kind="settle")) == len(rows)
         assert (await bot.store.audit(world.guild.id)).ok
+    # the operator's audit, as run from a shell, on the database the night left behind
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "db",
+        "audit",
+        "--db",
+        str(world.db_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await proc.communicate()
+    assert proc.returncode == 0, (out, err)

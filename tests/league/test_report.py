@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.league.report import build_report
 from bot.league.settle import parse_chip_value
+from bot.render.limits import message_problems
 from bot.store import BiggestPot, PeriodResults, PlayerResult
+from cogs.night import _embed
 
 
 def _results(value: str | None) -> PeriodResults:
@@ -42,3 +44,28 @@ def test_settle_up_without_a_chip_value_is_in_chips_and_says_so() -> None:
     assert report.transfers[1] == "<@3> pays <@1> **100** chips"
     assert any("No chip value set" in n for n in report.notes)
     assert report.pot is not None and "won by <@1>" in report.pot
+
+
+def test_many_players_fit_discord_limits_with_and_more_and_the_full_copy() -> None:
+    # 80 players with 19-digit ids and odd nets: far more than a message shows
+    ids = [10**18 + i for i in range(80)]
+    nets = [(-1) ** i * (7 * i + 3) for i in range(79)]
+    nets.append(-sum(nets))
+    results = PeriodResults(
+        period="season",
+        label="season 3",
+        players=tuple(PlayerResult(u, n, 5) for u, n in zip(ids, nets, strict=True)),
+        hands=400,
+        biggest_pot=None,
+        value=parse_chip_value("0.003", "EUR"),
+    )
+    report = build_report(results, names=lambda u: f"player-{u}")
+    embed, complete = _embed(results, report)
+    assert not complete
+    data = embed.to_dict()
+    assert message_problems("x" * 200, [data]) == []
+    assert "more" in data["description"].splitlines()[-1]
+    # nothing is hidden: the attachment copy has every player and every transfer
+    assert all(f"player-{u}" in report.plain for u in ids)
+    assert len(report.transfers) == len(results.plan()) >= 40
+    assert report.plain.count(" pays ") == len(report.transfers)
