@@ -143,7 +143,9 @@ class NightCog(commands.Cog, name="Night"):
         record: bool = False,
     ) -> None:
         guild_id = _guild_id(interaction)
-        async with self.bot.store.transaction() as tx:
+        # only recording writes: showing reads a consistent view without the writers' lock
+        session = self.bot.store.transaction() if record else self.bot.store.read()
+        async with session as tx:
             if await tx.find_league(guild_id) is None:
                 raise NightError("Nobody has played here yet: nothing to settle.")
             if period == "season":
