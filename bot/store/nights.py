@@ -20,7 +20,7 @@ once (a unique index as well as the check here); a period with nothing owed is r
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -276,12 +276,8 @@ class NightOps(LedgerOps):
     # ------------------------------------------------------------------ results
 
     async def night_results(self, night: Night) -> PeriodResults:
-        params = {
-            "guild": night.guild_id,
-            "start": night.started_at,
-            "end": night.ended_at if night.ended_at is not None else self.now(),
-        }
-        players = await self._player_rows(_IN_NIGHT, params)
+        """The night's hands so far, or, once settled, its results as they were settled
+        (a hand ending in the same second after the end does not change them)."""
         settlement = await self._one("SELECT * FROM settlements WHERE night_id = ?", (night.id,))
         recorded = None if settlement is None else settlement_from_row(settlement)
         settled: dict[int, int] = {}
@@ -289,13 +285,38 @@ class NightOps(LedgerOps):
             settled[t.payer] = settled.get(t.payer, 0) + t.chips
             settled[t.payee] = settled.get(t.payee, 0) - t.chips
         league = await self.find_league(night.guild_id)
+        label = f"night #{night.number}"
+        value = recorded.value if recorded is not None else chip_value_of(league)
+        if settlement is not None and settlement["results"] is not None:
+            snap = load_json(settlement["results"])
+            pot = snap["pot"]
+            return PeriodResults(
+                period="night",
+                label=label,
+                players=_players(
+                    [{"user_id": u, "net": n, "hands": h} for u, n, h in snap["players"]],
+                    settled,
+                ),
+                hands=snap["hands"],
+                biggest_pot=None
+                if pot is None
+                else BiggestPot(pot[0], pot[1], pot[2], pot[3], tuple(pot[4])),
+                value=value,
+                settlement=recorded,
+            )
+        params = {
+            "guild": night.guild_id,
+            "start": night.started_at,
+            "end": night.ended_at if night.ended_at is not None else self.now(),
+        }
+        players = await self._player_rows(_IN_NIGHT, params)
         return PeriodResults(
             period="night",
-            label=f"night #{night.number}",
+            label=label,
             players=_players(players, settled),
             hands=await self._hand_count(_IN_NIGHT, params),
             biggest_pot=await self._biggest_pot(_IN_NIGHT, params),
-            value=recorded.value if recorded is not None else chip_value_of(league),
+            value=value,
             settlement=recorded,
         )
 
@@ -403,7 +424,8 @@ class NightOps(LedgerOps):
         value = results.value
         settlement_id = await self._insert(
             "INSERT INTO settlements (guild_id, season_id, period, night_id, actor_id,"
-            " chip_value, currency, transfers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " chip_value, currency, transfers, results, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 season.id,
@@ -415,6 +437,7 @@ class NightOps(LedgerOps):
                 dump_json(
                     [{"payer": t.payer, "payee": t.payee, "chips": t.chips} for t in transfers]
                 ),
+                None if night is None else dump_json(_snapshot(results)),
                 self.now(),
             ),
         )
@@ -446,7 +469,20 @@ class NightOps(LedgerOps):
                 ) from None
 
 
-def _players(rows: list[sqlite3.Row], settled: Mapping[int, int]) -> tuple[PlayerResult, ...]:
+def _snapshot(results: PeriodResults) -> dict[str, object]:
+    pot = results.biggest_pot
+    return {
+        "players": [[p.user_id, p.net, p.hands] for p in results.players],
+        "hands": results.hands,
+        "pot": None
+        if pot is None
+        else [pot.hand_id, pot.table_id, pot.number, pot.chips, list(pot.winners)],
+    }
+
+
+def _players(
+    rows: Sequence[Mapping[str, int]] | Sequence[sqlite3.Row], settled: Mapping[int, int]
+) -> tuple[PlayerResult, ...]:
     found = {r["user_id"]: PlayerResult(r["user_id"], r["net"], r["hands"]) for r in rows}
     for uid, chips in settled.items():
         base = found.get(uid, PlayerResult(uid, 0, 0))

@@ -277,3 +277,23 @@ async def test_migration_4_keeps_the_ledger_rows_and_learns_settle(db_path: Path
         assert (await store.audit(GUILD)).ok
     finally:
         await store.close()
+
+
+async def test_a_hand_ending_in_the_same_second_after_the_end_leaves_the_night_as_settled(
+    store: Store,
+) -> None:
+    async with store.transaction() as tx:
+        await tx.start_night(GUILD, host_id=ALICE)
+    await play_hand(store, {ALICE: 10, BOB: 10}, BOB)
+    async with store.transaction() as tx:
+        ended = await tx.end_night(GUILD, actor_id=ALICE)
+    await play_hand(store, {ALICE: 30, CAROL: 30}, CAROL)  # the clock has not moved
+    async with store.read() as tx:
+        night = await tx.last_night(GUILD)
+        assert night is not None
+        again = await tx.night_results(night)
+        season = await tx.season_results(GUILD)
+    assert again == ended and again.hands == 1
+    assert all(p.owed == 0 for p in again.players)
+    # the later hand is still owed, in the season
+    assert season.owed() == {ALICE: -30, BOB: 0, CAROL: 30}

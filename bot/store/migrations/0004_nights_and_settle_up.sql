@@ -40,6 +40,9 @@ CREATE TABLE settlements (
     chip_value  TEXT,
     currency    TEXT,
     transfers   TEXT NOT NULL CHECK (json_valid(transfers)),
+    -- a night's results as they were settled (each player's net and hands, the hand count,
+    -- the biggest pot), so the night reads the same later, whatever its time window meets
+    results     TEXT CHECK (results IS NULL OR json_valid(results)),
     created_at  INTEGER NOT NULL,
     CHECK ((period = 'night') = (night_id IS NOT NULL))
 ) STRICT;
