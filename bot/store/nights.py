@@ -6,7 +6,8 @@ tables move no league chips and do not count). A night holds the hands that ende
 its start and its end; a season the hands whose chips moved in it (their ledger rows carry
 the season). Each member's ``net`` is the sum of their hand results there; ``settled`` is
 what settle-ups of that period already moved; ``owed = net + settled`` is what is left to
-settle (0 for everyone once settled).
+settle (0 for everyone once settled). A settled night keeps its results as they were
+settled (a snapshot in its ``settlements`` row), so it reads the same later.
 
 How a settle-up is recorded (one transaction, all or nothing): a ``settlements`` row (the
 transfers and the chip value they were priced at) and, per transfer "payer pays payee N
