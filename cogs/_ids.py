@@ -27,7 +27,7 @@ PREFIX = "hg"
 MAX_CUSTOM_ID = 100
 """Discord's limit on a component's custom_id."""
 
-TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand")
+TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand", "resume")
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
 RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")

@@ -28,6 +28,8 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
         return None
     if action == "start":
         return None if view.status == "open" else "The game has already started."
+    if action == "resume":
+        return None if view.status == "paused" else "The table is not paused."
     if action in RAZZ_ACTIONS:
         if view.status != "running":
             return "No hand is being played right now."

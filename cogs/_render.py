@@ -55,6 +55,7 @@ BUTTON_LABELS: dict[str, str] = {
     "leave": "Leave",
     "start": "Start",
     "hand": "My hand",
+    "resume": "Resume",
     "lay_down": "Lay down",
     "play_on": "Play on",
     "bring_in": "Bring in",
@@ -309,6 +310,11 @@ def table_components(view: TableView) -> discord.ui.View:
         )
     )
     ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
+    if view.status == "paused":
+        # the idle rule (or /table pause) stopped the game: a seated player goes on with it
+        ui.add_item(
+            _button(view.version, view.table_id, "resume", style=discord.ButtonStyle.success, row=0)
+        )
     if view.game == "razz" and view.status == "running":
         options = {o.kind: o for o in view.public_actions}
         for i, kind in enumerate(RAZZ_ACTIONS):

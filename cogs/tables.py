@@ -33,7 +33,7 @@ from cogs._delivery import (
     is_permanent,
 )
 from cogs._errors import reply
-from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, CustomId
+from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
 from cogs._options import (
     GUTS_OPTION_HELP,
     GUTS_ORDER,
@@ -445,7 +445,7 @@ class TablesCog(TablePublisher, commands.Cog, name="Tables"):
             return
         if await self._superseded(interaction, tid):
             raise StaleAction()
-        if cid.action in ("join", "leave", "start", "hand") or cid.action in RAZZ_ACTIONS:
+        if cid.action in TABLE_ACTIONS or cid.action in RAZZ_ACTIONS:
             view = await service.view(tid)
             why = refusal(view, uid, cid.action)
             if why is not None:
@@ -477,6 +477,9 @@ class TablesCog(TablePublisher, commands.Cog, name="Tables"):
             await self._answer_table(interaction, await service.leave(tid, uid))
         elif cid.action == "start":
             await self._answer_table(interaction, await service.start(tid, uid))
+        elif cid.action == "resume":
+            resumed = await service.resume(tid, uid, may_manage=_may_manage(interaction))
+            await self._answer_table(interaction, resumed)
         elif cid.action == "hand":
             await self._send_private(interaction, await service.private_view(tid, uid))
         elif cid.action in RAZZ_ACTIONS:
