@@ -56,6 +56,8 @@ class Coalescer:
         self._sleeping: dict[str, asyncio.Event] = {}
         """key -> set to end the delay its drain is waiting out (a newer job came)."""
         self._slots = asyncio.Semaphore(limit)
+        self._flushing = 0
+        """How many :meth:`idle` calls wait: delayed jobs then run without their delay."""
         # per task answering a click (not a context variable: tasks started inside the
         # click, such as the service's timers, would inherit it and hold their jobs forever)
         self._held: dict[asyncio.Task[Any], list[str]] = {}
@@ -137,7 +139,7 @@ class Coalescer:
         try:
             while (item := self._pending.pop(key, None)) is not None:
                 job, after, delay = item
-                if delay > 0:
+                if delay > 0 and not self._flushing:
                     if until is None or delay > longest:
                         until, longest = loop.time() + delay, delay
                     woken = self._sleeping[key] = asyncio.Event()
@@ -172,9 +174,17 @@ class Coalescer:
         return key in self._sleeping
 
     async def idle(self) -> None:
-        """Wait until no update is running or waiting (tests, shutdown)."""
-        while self._running:
-            await asyncio.gather(*self._running.values(), return_exceptions=True)
+        """Wait until no update is running or waiting (tests, shutdown). A delayed job
+        runs now instead of waiting out its delay: what it shows is due, and nothing may
+        be left unshown when the bot stops."""
+        self._flushing += 1
+        try:
+            while self._running:
+                for woken in list(self._sleeping.values()):
+                    woken.set()
+                await asyncio.gather(*self._running.values(), return_exceptions=True)
+        finally:
+            self._flushing -= 1
 
     def cancel(self) -> None:
         self._pending.clear()

@@ -83,17 +83,22 @@ effect within this; each DM update would otherwise read the league)."""
 
 TABLE_MOVED = "This table moved to a newer message:"
 HAND_MOVED = "Your hand moved to a newer message below."
-DM_SETTLE = 1.0
-"""Seconds a hand DM edit that only takes something away (the turn passed, the hand is
-over) waits for the next change of that DM, so both make one edit (Discord's global limit
-of 50 requests a second is shared by every table of the bot)."""
+DM_SETTLE = 15.0
+"""At most this many seconds a hand DM edit that only takes something away (the turn
+passed, they folded, the hand is over: no new card, no option newly allowed) waits for the
+next change of that DM (their next card or turn, the next deal), so both make one edit:
+Discord's global limit of 50 requests a second is shared by every table of the bot. At a
+human pace the next change comes an orbit of the table later (six players taking 1.2 s: 7 s;
+taking 3 s: up to 18 s); a change that brings something never waits and ends the wait."""
 
-TABLE_SETTLE = 1.0
+DM_SETTLE_MIN = 1.0
+"""A DM still counting down a turn that is over waits at least this long (and at most to
+the end of that countdown) for the next change."""
+
+TABLE_SETTLE = 2.0
 """Seconds a table message edit that only moves the count of secret choices waits for the
-next ones (one edit for several choices made within a moment)."""
-
-DM_SETTLE_MAX = 15.0
-"""At most this long for the "hand is over" edit, which waits for the next deal."""
+next ones (one edit for the choices made within two seconds; the window's end, a new
+phase or a player named to act goes at once and ends the wait)."""
 
 UNKNOWN = object()
 """No picture known on a message (never sent by this process): attach again."""
@@ -231,10 +236,10 @@ class TablePublisher:
 
         A change that only takes away from what the DM shows (the player's turn ended,
         they folded, the hand is over: no new card, no option newly allowed) is not
-        something they must see before anyone else moves, so it waits a moment
-        (:data:`DM_SETTLE`; after a result, until just past the next deal): if their DM
-        changes again meanwhile, one edit shows both. Cards and options that arrive never
-        wait."""
+        something they must see before anyone else moves, so it waits for their next
+        change (the next deal after a result; at most :data:`DM_SETTLE`, and no longer
+        than the countdown of a turn it still shows): one edit then shows both. Cards and
+        options that arrive never wait."""
         view = published.view
         shown = self._shown.get((view.table_id, user_id))
         if shown is None or view.status == "closed":
@@ -245,9 +250,10 @@ class TablePublisher:
             return 0.0  # the DM update itself deals with it, at once
         if not only_takes_away(shown, pv):
             return 0.0
-        if published.results and view.deadline is not None:
-            until_deal = view.deadline - self.service.clock() + DM_SETTLE
-            return min(max(DM_SETTLE, until_deal), DM_SETTLE_MAX)
+        if shown.deadline is not None and not pv.deadline:
+            # the DM counts down a turn now over: never past the end of that countdown
+            left = shown.deadline - self.service.clock()
+            return min(DM_SETTLE, max(DM_SETTLE_MIN, left))
         return DM_SETTLE
 
     def _table_settle(self, published: Published) -> float:

@@ -47,7 +47,11 @@ async def test_razz_dm_countdown_shown_only_to_the_player_to_act(world: World) -
         second = by_id[second_id]
         # the next player's DM now counts down; the bring-in player's no longer does
         await eventually(lambda: "Time runs out" in now_note(world, second), what="2nd countdown")
-        await eventually(lambda: "Time runs out" not in now_note(world, first), what="stopped")
+        # the bring-in player's DM stops counting down with their next change, at the
+        # latest when the countdown it shows ends (DM_SETTLE); the updater's idle() shows
+        # what waits at once
+        await cog(bot).updates.idle()
+        assert "Time runs out" not in now_note(world, first)
         third = next(u for u in players if u not in (first, second))
         assert "Time runs out" not in now_note(world, third)
 

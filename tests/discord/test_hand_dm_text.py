@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.testing import FakeUser
 from tests.discord.conftest import World
-from tests.discord.tablebot import eventually, field, hand_dm, table_bot
+from tests.discord.tablebot import cog, eventually, field, hand_dm, table_bot
 from tests.discord.test_guts_games import open_and_fill, window_open
 from tests.discord.test_razz_table import open_razz, start_razz
 
@@ -100,7 +100,9 @@ async def test_razz_dm_of_a_player_who_folded_says_so_not_that_it_is_not_their_t
         folder = by_id[second_id]
         reply = await (await fake.click_label(folder, table, "Fold")).response()
         assert reply.updated_message, reply.content
-        await eventually(lambda: now(world, folder).startswith("You folded"), what="fold line")
+        # a change that only takes away waits for the next one (DM_SETTLE): shown now
+        await cog(bot).updates.idle()
+        assert now(world, folder).startswith("You folded")
         assert "Time runs out" not in now(world, folder)
         seats = field(table, "Seats") or ""
         assert "folded" in seats.lower()
