@@ -27,6 +27,7 @@ No token and no network: everything runs on the loopback interface.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 import re
 import tempfile
@@ -249,6 +250,12 @@ _BUSY_TASKS = (
 )
 
 
+_UPDATES: contextvars.ContextVar[Any] = contextvars.ContextVar("sandbox_updates", default=None)
+"""The tables cog's updater (:class:`cogs._coalesce.Coalescer`) of the sandbox's bot: an
+edit it holds back to merge with a player's next change (up to 15 s of real time) is shown
+at once when the sandbox waits for the bot to settle."""
+
+
 async def settle(timeout: float = 30.0) -> None:
     """Wait until the bot has done everything it started: every interaction answered to
     the end, every message edit and post sent. The sandbox acts only then, so each of its
@@ -258,7 +265,10 @@ async def settle(timeout: float = 30.0) -> None:
     me = asyncio.current_task()
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
+    updates = _UPDATES.get()
     while True:
+        if updates is not None:
+            await updates.idle()  # what waits to merge with a later change: shown now
         busy = [
             t
             for t in asyncio.all_tasks()
@@ -270,7 +280,7 @@ async def settle(timeout: float = 30.0) -> None:
         if remaining <= 0:
             names = ", ".join(sorted(t.get_name() for t in busy))
             raise SandboxError(f"the bot was still busy after {timeout:.0f} s: {names}")
-        await asyncio.wait(busy, timeout=remaining)
+        await asyncio.wait(busy, timeout=min(remaining, 0.05 if updates else remaining))
 
 
 # ----------------------------------------------------------------------------- players
@@ -452,6 +462,7 @@ async def run_sandbox(
             printer = Printer(fake, out, names, clock)
             try:
                 async with running_client(fake, bot):
+                    _UPDATES.set(bot.get_cog("Tables").updates)  # type: ignore[union-attr]
                     await settle()
                     world = _World(fake, channel, users, service, relay, clock, printer)
                     status = await _session(world, game, hands, seed, timeout, out)
