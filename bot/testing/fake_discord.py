@@ -9,6 +9,14 @@ interaction tokens (50027), double acknowledgements (40060) and the 3-second dea
 
 Every message keeps all its versions and who could see it, so a test can audit what each
 user saw (``visible_to``) – that is how card privacy is checked end to end.
+
+The server is built in layers, each a module subclassing the one before: the gateway
+(:mod:`~bot.testing.fake_gateway`), the world and what users saw
+(:mod:`~bot.testing.fake_world`, which takes the constructor's options), REST plumbing and
+commands (:mod:`~bot.testing.fake_rest`), messages and interaction callbacks
+(:mod:`~bot.testing.fake_messages`), and here acting as users. The records they fill in are
+in :mod:`~bot.testing.fake_records`; Discord's limits and refusals in
+:mod:`~bot.testing.fake_rules`. The names tests import are re-exported here.
 """
 
 from __future__ import annotations
