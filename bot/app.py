@@ -24,6 +24,7 @@ from bot.ops.logs import log_published, warn_http_errors
 from bot.render import pool as render_pool
 from bot.store import Store
 from cogs._errors import handle_error
+from cogs._items import DiscardSelect, HistorySelect, LeaderboardButton, TableButton
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -145,9 +146,6 @@ class HomeGameBot(commands.AutoShardedBot):
         self.tree.on_error = handle_error  # type: ignore[assignment]
 
     async def setup_hook(self) -> None:
-        from cogs._items import DiscardSelect, TableButton
-        from cogs.league import HistorySelect, LeaderboardButton
-
         warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
         if self.settings.ui.images:
             # the image workers start now, in the background, not at the first hand dealt

@@ -12,9 +12,8 @@ has every card the viewer never saw written ``??``.
 from __future__ import annotations
 
 import io
-import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -29,16 +28,11 @@ from bot.render.pool import render
 from bot.render.text import format_chips, plural, safe_name
 from bot.store import NotFound, Season
 from cogs._answer import arm_command, defer, send
-from cogs._errors import handle_error
 from cogs._ids import (
-    HISTORY_TEMPLATE,
-    LEADERBOARD_TEMPLATE,
     LeaderboardId,
-    build_history_id,
     build_leaderboard_id,
-    parse_history_id,
-    parse_leaderboard_id,
 )
+from cogs._items import HistorySelect, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -84,96 +78,6 @@ class NoSuchSeason(HomeGameError):
 
 def _history_filename(game: str, hand_id: int) -> str:
     return f"hand-{hand_id}.phh" if game == "razz" else f"hand-{hand_id}.toml"
-
-
-# ----------------------------------------------------------------------------- components
-
-
-class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=LEADERBOARD_TEMPLATE
-):
-    """Prev / Next of a leaderboard message: its custom_id names the page it opens."""
-
-    def __init__(self, lid: LeaderboardId, item: discord.ui.Button[discord.ui.View]) -> None:
-        super().__init__(item)
-        self.lid = lid
-
-    @classmethod
-    def make(cls, lid: LeaderboardId, *, disabled: bool) -> LeaderboardButton:
-        label = "◀ Prev" if lid.direction == "p" else "Next ▶"
-        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=label,
-            style=discord.ButtonStyle.secondary,
-            custom_id=str(lid),
-            disabled=disabled,
-        )
-        return cls(lid, button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LeaderboardButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(parse_leaderboard_id(match.string), item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            cog = _league_cog(interaction)
-            await cog.show_leaderboard_page(interaction, self.lid)
-        except Exception as exc:
-            await handle_error(interaction, exc)
-
-
-class HistorySelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=HISTORY_TEMPLATE
-):
-    """The ``/history`` menu: option values are hand ids; choosing one opens its replay."""
-
-    def __init__(self, user_id: int, item: discord.ui.Select[discord.ui.View]) -> None:
-        super().__init__(item)
-        self.user_id = user_id
-
-    @classmethod
-    def make(cls, user_id: int, options: list[discord.SelectOption]) -> HistorySelect:
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=build_history_id(user_id),
-            placeholder="Open a hand: replay and hand history",
-            min_values=1,
-            max_values=1,
-            options=options,
-        )
-        return cls(user_id, select)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HistorySelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(parse_history_id(match.string), item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            values = list(self.item.values)
-            if len(values) != 1 or not values[0].isdigit():
-                raise HomeGameError("Choose one hand from the menu.")
-            await _league_cog(interaction).open_hand(interaction, int(values[0]))
-        except Exception as exc:
-            await handle_error(interaction, exc)
-
-
-def _league_cog(interaction: discord.Interaction) -> LeagueCog:
-    cog: Any = interaction.client.get_cog("League")  # type: ignore[attr-defined]
-    if cog is None:
-        raise HomeGameError("the league is not available right now; try again in a moment")
-    return cog  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------------------- the cog

@@ -6,15 +6,16 @@ so a damaged stored table is reported, never half-restored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from bot.engine.cards import CARDS, Card, parse_card
 from bot.engine.errors import HomeGameError, SnapshotError
 from bot.engine.flop.rules import FlopRules
+from bot.engine.flop.state import FlopState
 
-if TYPE_CHECKING:
-    from bot.engine.flop.hand import FlopHand
+H = TypeVar("H", bound=FlopState)
+
 
 VERSION = 1
 _INT_LISTS = ("seats", "starting", "stacks", "bets", "contrib", "blinds")
@@ -24,7 +25,7 @@ def _codes(cards: list[Card]) -> str:
     return "".join(str(c) for c in cards)
 
 
-def dump(hand: FlopHand) -> dict[str, Any]:
+def dump(hand: FlopState) -> dict[str, Any]:
     return {
         "version": VERSION,
         "rules": hand.rules.model_dump(),
@@ -89,7 +90,8 @@ def _cards(v: Any, key: str) -> list[Card]:
         raise SnapshotError(f"snapshot: field '{key}': {exc.message}") from None
 
 
-def load(cls: type[FlopHand], snap: Any) -> FlopHand:
+def load(cls: Callable[..., H], snap: Any) -> H:
+    """Rebuild a hand of class ``cls`` (built as ``cls(rules, players, dealer, deck=…)``)."""
     if not isinstance(snap, Mapping):
         raise SnapshotError("snapshot: not a mapping")
     if snap.get("version") != VERSION:

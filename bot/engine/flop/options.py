@@ -1,8 +1,9 @@
 """What the player to act may do: check / can for :class:`~bot.engine.flop.hand.FlopHand`.
 
-A mixin, so the hand's state stays in one object: it reads the attributes declared below
-(the hand sets them) and never changes the game, except for caching the current actor's
-options (``_kinds``, ``_low``) and the seat -> position map.
+A mixin, so the hand's state stays in one object: it reads the attributes declared in
+:mod:`bot.engine.flop.state` and below (the hand sets them) and never changes the game,
+except for caching the current actor's options (``_kinds``, ``_low``) and the seat ->
+position map.
 """
 
 from __future__ import annotations
@@ -12,31 +13,16 @@ from typing import Final
 from bot.engine.actions import Action, ActionOption
 from bot.engine.errors import GameError, GameOver, IllegalAction, NotYourTurn
 from bot.engine.flop.errors import BetOutOfRange
-from bot.engine.flop.rules import FlopRules
+from bot.engine.flop.state import FlopState
 
 ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("bet", "raise"))
 OVER: Final = 5
 
 
-class ActionOptions:
+class ActionOptions(FlopState):
     """Legal actions, bet/raise ranges and the checks behind :meth:`FlopHand.apply`."""
 
-    rules: FlopRules
-    n: int
-    street: int
-    seat_ids: tuple[int, ...]
-    actors: list[int]
-    acted: set[int]
-    bets: list[int]
-    stacks: list[int]
-    contrib: list[int]
-    dead: int
-    folded: list[bool]
-    raise_size: int
-    aggressions: int
-    shorts: list[int]
-    _street_bet: int
     _cap: int | None
     _kinds: tuple[str, ...] | None
     _low: int

@@ -9,17 +9,15 @@ half, odd chips go to the first winner clockwise from the button (the lowest pos
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine.cards import CARDS
 from bot.engine.events import ChipMove, Event
+from bot.engine.flop.state import FlopState
 from bot.engine.hands.high import high_name as _high_name
 from bot.engine.hands.high import high_score, omaha_high_score
 from bot.engine.hands.low8 import low8_name, omaha_low8_score
 from bot.engine.razz.pots import Pot, build_pots, split
-
-if TYPE_CHECKING:
-    from bot.engine.flop.hand import FlopHand
 
 CODE = tuple(str(c) for c in CARDS)
 
@@ -35,7 +33,7 @@ def high_name(score: int) -> str:
     return name
 
 
-def pots_of(hand: FlopHand, live: list[bool] | None = None) -> list[Pot]:
+def pots_of(hand: FlopState, live: list[bool] | None = None) -> list[Pot]:
     """Main and side pots from the contributions; dead antes join the main pot, which
     every live player contests. ``live``: who contests (default: who has not folded)."""
     if live is None:
@@ -50,7 +48,7 @@ def pots_of(hand: FlopHand, live: list[bool] | None = None) -> list[Pot]:
     return pots
 
 
-def award_uncontested(hand: FlopHand, winner: int, out: list[Event]) -> None:
+def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
     amount = sum(hand.contrib) + hand.dead
     seat = hand.seat_ids[winner]
     hand.stacks[winner] += amount
@@ -76,11 +74,11 @@ def award_uncontested(hand: FlopHand, winner: int, out: list[Event]) -> None:
     out.append(Event("hand_over", {"stacks": final.copy()}))
 
 
-def _final(hand: FlopHand) -> dict[str, int]:
+def _final(hand: FlopState) -> dict[str, int]:
     return dict(zip(map(str, hand.seat_ids), hand.stacks, strict=True))
 
 
-def scores(hand: FlopHand, p: int) -> tuple[int, int | None]:
+def scores(hand: FlopState, p: int) -> tuple[int, int | None]:
     """(high score, low score or None) of position ``p`` on the full board."""
     hole, board = hand.hole[p], hand.board
     if hand.rules.game == "omaha":
@@ -105,7 +103,7 @@ def _halves(
     return [("high", pot.amount - low_half, high_winners), ("low", low_half, low_winners)]
 
 
-def showdown(hand: FlopHand) -> list[Event]:
+def showdown(hand: FlopState) -> list[Event]:
     out: list[Event] = []
     n = hand.n
     live = [p for p in range(n) if not hand.folded[p]]

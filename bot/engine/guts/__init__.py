@@ -1,5 +1,6 @@
 """Zoot and Wheelers: the shared guts procedure (RULES §1), rules, history and policy."""
 
+from bot.engine.guts.after import NextGame, next_game
 from bot.engine.guts.game import (
     GutsGame,
     GutsRanking,
@@ -9,7 +10,7 @@ from bot.engine.guts.game import (
     load_ranking,
 )
 from bot.engine.guts.rules import GutsRules
-from bot.engine.guts.setup import GutsSetup, NextGame, close_table_refunds, next_game
+from bot.engine.guts.setup import GutsSetup, close_table_refunds
 
 __all__ = [
     "GutsGame",

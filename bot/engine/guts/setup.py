@@ -1,25 +1,20 @@
-"""What a guts game is built from, and the session helpers between games (RULES §1.2, §1.9-1.11).
+"""What a guts game is built from (RULES §1.2, §1.10).
 
 A table plays a sequence of games. :class:`GutsSetup` is one game's starting point: the
 seats in clockwise order, balances, dealer, the pot carried over from the previous game with
-who paid it in, who is excused from the first ante and who is away. :func:`next_game`
-computes the next game's setup from a finished game; the service stores it and deals.
+who paid it in, who is excused from the first ante and who is away.
+:func:`~bot.engine.guts.after.next_game` computes the next one from a finished game;
+:func:`close_table_refunds` returns a standing pot when the table closes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine.errors import InvalidConfig, SnapshotError
 from bot.engine.events import ChipMove
-
-if TYPE_CHECKING:
-    from bot.engine.guts.game import GutsGame
-
-#: Consecutive windows a player may let run out before being marked away (RULES §1.11).
-IDLE_WINDOWS_BEFORE_AWAY = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,54 +98,6 @@ class GutsSetup:
             raise SnapshotError(f"setup.{exc.args[0]}: missing") from None
         except (TypeError, ValueError, AttributeError) as exc:
             raise SnapshotError(f"setup: malformed ({exc})") from None
-
-
-@dataclass(frozen=True, slots=True)
-class NextGame:
-    """What follows a finished game: the next setup, and whether the table should pause."""
-
-    setup: GutsSetup
-    pause: bool
-    pause_reason: str | None = None
-    newly_away: frozenset[int] = frozenset()
-
-
-def next_game(game: GutsGame) -> NextGame:
-    """The next game's setup after ``game`` is over (RULES §1.9, §1.2, §1.11).
-
-    The deal passes one seat to the left; the carried pot and its ledger stay; the player who
-    matched is excused from the first ante when the house rule says so; players who let two
-    windows in a row run out are away. ``pause`` is set when a whole round passed with no
-    player acting, or when fewer than two players could play the next game.
-    """
-    result = game.result
-    setup = game.setup
-    seats = setup.seats
-    dealer = seats[(seats.index(setup.dealer) + 1) % len(seats)]
-    idle = dict(game.idle)
-    newly_away = frozenset(
-        s for s, n in idle.items() if n >= IDLE_WINDOWS_BEFORE_AWAY and s not in setup.away
-    )
-    away = setup.away | newly_away
-    excused: frozenset[int] = frozenset()
-    if game.rules.excuse_matcher_ante and result.challenger is not None and result.matched > 0:
-        excused = frozenset({result.challenger})
-    nxt = GutsSetup(
-        seats=seats,
-        stacks=dict(game.stacks),
-        dealer=dealer,
-        pot=dict(result.carried_pot),
-        excused=excused,
-        away=away,
-        idle=idle,
-    )
-    ante = game.rules.ante
-    can_play = [s for s in seats if s not in away and (s in excused or nxt.stacks[s] >= ante)]
-    if not game.last_round_acted:
-        return NextGame(nxt, True, "a whole round passed with no player acting", newly_away)
-    if len(can_play) < max(2, game.rules.min_players):
-        return NextGame(nxt, True, "not enough players can play the next game", newly_away)
-    return NextGame(nxt, False, None, newly_away)
 
 
 def close_table_refunds(pot: Mapping[int, int]) -> tuple[ChipMove, ...]:
