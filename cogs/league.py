@@ -82,7 +82,7 @@ class NoSuchSeason(HomeGameError):
 
 
 def _history_filename(game: str, hand_id: int) -> str:
-    return f"hand-{hand_id}.phh" if game == "razz" else f"hand-{hand_id}.toml"
+    return f"hand-{hand_id}.toml" if game in ("zoot", "wheelers") else f"hand-{hand_id}.phh"
 
 
 # ----------------------------------------------------------------------------- components

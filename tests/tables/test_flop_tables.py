@@ -337,3 +337,28 @@ def test_no_limit_button_sizes_stay_inside_the_legal_range() -> None:
                 assert all(span[0] <= to <= span[1] for _, to in sizes)
                 assert len({to for _, to in sizes}) == len(sizes)
             fam.apply(fam.computer_action(seat, rng))
+
+
+@pytest.mark.parametrize(("game", "variant"), [("holdem", "NT"), ("omaha", "PO")])
+async def test_sim_histories_of_flop_games_replay_in_pokerkit(
+    tmp_path: Path, game: str, variant: str
+) -> None:
+    """``python -m bot sim holdem|omaha``: every stored hand replays in pokerkit 0.7.7 to
+    its recorded finishing stacks; the audit holds."""
+    import pokerkit
+
+    from bot.tables.sim import run_sim
+
+    out = tmp_path / "hist"
+    report = await run_sim(
+        game=game, players=4, hands=12, seed=9, db=tmp_path / "s.db", history_dir=out
+    )
+    assert report.audit is not None and report.audit.ok
+    files = sorted(out.glob("*.phh"))
+    assert files and len(files) == report.hands
+    for path in files:
+        assert f"variant = '{variant}'" in path.read_text()
+        with path.open("rb") as fp:
+            hh = pokerkit.HandHistory.load(fp)
+        state = list(hh)[-1]
+        assert list(state.stacks) == list(hh.finishing_stacks), path.name
