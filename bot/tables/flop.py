@@ -121,7 +121,25 @@ class FlopFamily(GameFamily):
         return self.rules.model_dump()
 
     def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
-        return tuple(self.rules.describe())
+        """The table's rules as it announces them: the ones that apply to its game and
+        betting, with the values in force (a default left unset shows what it means)."""
+        r = self.rules
+        rows = {name: (value, desc) for name, value, desc in r.describe()}
+        keep = ["betting", "small_blind", "big_blind"]
+        if r.game == "omaha":
+            keep.insert(1, "split")
+        out = [(name, *rows[name]) for name in keep]
+        if r.betting == "fixed-limit":
+            out.append(("limits", f"{r.small_limit}/{r.big_limit}", "small bet/big bet"))
+        elif r.min_raise_bet != r.big_blind:
+            out.append(("min_bet", str(r.min_raise_bet), rows["min_bet"][1]))
+        if r.ante:
+            out.append(("ante", str(r.ante), rows["ante"][1]))
+            if r.bb_ante:
+                out.append(("bb_ante", "on", rows["bb_ante"][1]))
+        for name in ("showdown_reveal", "decision_seconds", "min_players", "max_players"):
+            out.append((name, *rows[name]))
+        return tuple(out)
 
     @property
     def decision_seconds(self) -> int:
@@ -324,7 +342,8 @@ class FlopFamily(GameFamily):
             name = high_name(high)
             if hand.rules.split == "hi-lo":
                 name += f"; low: {low8_name(low)}"
-        return SeatCards(cards=cards, down=cards, hand_name=name)
+        # the board is every player's face-up cards: the hand view shows it with theirs
+        return SeatCards(cards=cards, down=cards, up=tuple(hand.board), hand_name=name)
 
     def community(self) -> tuple[Card, ...]:
         return () if self.engine is None else tuple(self.engine.board)
