@@ -64,7 +64,13 @@ KIND_WORDS = {
     "take": "correction",
     "season_end": "season ended",
 }
-GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_NAMES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+}
 GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]
 BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.items()]
 
