@@ -13,6 +13,7 @@ import re
 from bot.app import HomeGameBot
 from bot.testing import FakeMessage, FakeUser
 from tests.discord.conftest import World
+from tests.discord.privacy import PrivacyRecorder, assert_private
 from tests.discord.tablebot import (
     assert_all_acknowledged,
     eventually,
@@ -72,7 +73,8 @@ async def test_no_limit_holdem_typed_raise_all_in_and_side_pot_to_showdown(world
     fake = world.fake
     players = [world.alice, world.bob, world.carol]
     by_id = {u.id: u for u in players}
-    async with table_bot(world, autostart_delay=30) as bot:
+    recorder = PrivacyRecorder(clock=fake.clock)
+    async with table_bot(world, autostart_delay=30, relay=recorder) as bot:
         service = bot.service
         assert service is not None
         table = await open_table(world, "holdem", {}, players)
@@ -147,6 +149,8 @@ async def test_no_limit_holdem_typed_raise_all_in_and_side_pot_to_showdown(world
         assert carol.balance == carol_won
         await eventually(lambda: "Board: " in table.embeds[0].get("description", ""))
         await wallets_match_the_table(bot, world, tid)
+    # nobody saw another player's hole cards before the showdown (DMs, ephemerals, table)
+    assert_private(fake, recorder, [*players, world.dave, world.outsider])
     assert assert_all_acknowledged(world) >= clicks
 
 
