@@ -1,4 +1,4 @@
--- 0004, the flop games (issue 13). First: a table's game is no longer listed in the schema (issue 13: Hold'em, Omaha, Stud
+-- 0005, the flop games (issue 13). First: a table's game is no longer listed in the schema (issue 13: Hold'em, Omaha, Stud
 -- and the mixed games join Zoot, Wheelers and Razz; a ninth game should not need a
 -- migration). The code's list (bot/store/models.py GAMES) decides which keys exist; the
 -- schema keeps the key's shape: 1 to 32 of a-z, 0-9, '-' and '_'.
@@ -66,7 +66,7 @@ CREATE TABLE ledger (
     amount        INTEGER NOT NULL CHECK (amount > 0),
     kind          TEXT NOT NULL CHECK (kind IN (
                       'start', 'grant', 'take', 'rebuy', 'ante', 'bring_in', 'blind', 'bet',
-                      'match', 'award', 'refund', 'void', 'season_end')),
+                      'match', 'award', 'refund', 'void', 'season_end', 'settle')),
     table_id      INTEGER REFERENCES tables (id),
     hand_id       INTEGER REFERENCES hands (id),
     actor_id      INTEGER,

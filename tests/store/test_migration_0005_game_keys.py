@@ -1,6 +1,6 @@
-"""Migration 0004 (issue 13): the schema no longer lists the games, so Hold'em and Omaha
+"""Migration 0005 (issue 13): the schema no longer lists the games, so Hold'em and Omaha
 tables (and a ninth game later) can be stored, and the ledger takes 'blind' rows. Applied
-to a database of schema 3 holding tables with seats, hands, pot accounts, ledger rows and
+to a database of schema 4 holding tables with seats, hands, pot accounts, ledger rows and
 messages, it keeps every row and every reference to a table, keeps the live-table index,
 the league-seat trigger and the append-only ledger, and still refuses a game key of the
 wrong shape."""
@@ -18,14 +18,14 @@ GUILD = 4001
 ANN, BEN = 41, 42
 
 
-def schema_3_database(path: Path) -> None:
+def schema_4_database(path: Path) -> None:
     with sqlite3.connect(path, isolation_level=None) as raw:
         raw.execute("PRAGMA foreign_keys = ON")
         for m in migrations():
-            if m.version <= 3:
+            if m.version <= 4:
                 for statement in m.statements():
                     raw.execute(statement)
-        raw.execute("PRAGMA user_version = 3")
+        raw.execute("PRAGMA user_version = 4")
         raw.execute(
             "INSERT INTO leagues (guild_id, created_at, updated_at) VALUES (?, 0, 0)", (GUILD,)
         )
@@ -67,14 +67,14 @@ def schema_3_database(path: Path) -> None:
         )
 
 
-async def test_migration_0004_keeps_every_row_and_reference_admits_holdem_and_blinds(
+async def test_migration_0005_keeps_every_row_and_reference_admits_holdem_and_blinds(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.db"
-    schema_3_database(path)
+    schema_4_database(path)
     store = await Store.open(path)
     try:
-        assert 4 in store.applied
+        assert 5 in store.applied
     finally:
         await store.close()
     with sqlite3.connect(path) as raw:
@@ -112,6 +112,11 @@ async def test_migration_0004_keeps_every_row_and_reference_admits_holdem_and_bl
         raw.execute(
             "INSERT INTO ledger (guild_id, season_id, from_account, to_account, amount, kind,"
             " table_id, hand_id, created_at) VALUES (?, 1, 1, 2, 5, 'blind', 1, 1, 0)",
+            (GUILD,),
+        )
+        raw.execute(  # the settle-up's kind (0004) is still a ledger kind
+            "INSERT INTO ledger (guild_id, season_id, from_account, to_account, amount, kind,"
+            " created_at) VALUES (?, 1, 2, 1, 5, 'settle', 0)",
             (GUILD,),
         )
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
