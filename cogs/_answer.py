@@ -70,6 +70,8 @@ PUBLIC_COMMANDS = frozenset(
         "zoot",
         "wheelers",
         "razz",
+        "holdem",
+        "omaha",
         "leaderboard",
         "league season start",
         "league season end",

@@ -31,6 +31,9 @@ TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand", "resume")
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
 RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+FLOP_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
+"""Hold'em and Omaha: the betting buttons (a subset of Razz's; a no-limit or pot-limit bet's
+amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
 ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
 
 _ID = r"[1-9][0-9]{0,19}"
@@ -108,7 +111,7 @@ def parse_custom_id(text: str) -> CustomId:
 #   of one message never share an id);
 # - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
 
-LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz")
+LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "holdem", "omaha")
 LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")
 _SEASON = r"[1-9][0-9]{0,9}"
 _PAGE = r"0|[1-9][0-9]{0,5}"

@@ -271,7 +271,7 @@ class TablePublisher:
             shown.hand_number,
             shown.phase,
         ) and view.to_act_user_ids < shown.to_act_user_ids
-        return TABLE_SETTLE if counting and view.game != "razz" else 0.0
+        return TABLE_SETTLE if counting and view.game in ("zoot", "wheelers") else 0.0
 
     def _refresh_table(
         self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0

@@ -33,14 +33,24 @@ from bot.render.text import (
     plain_name,
     plural,
 )
-from cogs._ids import RAZZ_ACTIONS
+from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
 if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
     from bot.tables.views import PrivateView, Published, SeatView, TableView
 
-GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_TITLES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+}
+FLOP_GAMES = ("holdem", "omaha")
+"""Games with a board of community cards (Hold'em, Omaha)."""
+TABLE_ACTIONS_OF = {"razz": RAZZ_ACTIONS, "holdem": FLOP_ACTIONS, "omaha": FLOP_ACTIONS}
+"""The games played with betting buttons on the table message, and their buttons."""
 STATUS_WORDS = {
     "waiting": "waiting",
     "playing": "",
@@ -183,6 +193,7 @@ _RULE_WORDS: dict[tuple[str, str], str] = {
     ("wheelers_wraparound", "off"): "Straights **do not** turn the corner (K-A-2)",
     ("showdown_reveal", "all"): "Showdown: **every hand is shown**",
     ("showdown_reveal", "winners"): "Showdown: **a losing hand may be mucked**",
+    ("bb_ante", "on"): "The big blind posts **one ante for the table**",
 }
 _RULE_LABELS: dict[str, str] = {
     "ante": "Ante",
@@ -192,6 +203,8 @@ _RULE_LABELS: dict[str, str] = {
     "decision_seconds": "Time to decide",
     "min_players": "Players needed to deal",
     "max_players": "Seats",
+    "limits": "Fixed limits (small bet/big bet)",
+    "min_bet": "Smallest bet and raise",
 }
 
 
@@ -239,7 +252,8 @@ def table_embed(view: TableView) -> discord.Embed:
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
     if view.community:
-        lines.append(f"Community card: {cards_text(view.community)}")
+        what = "Board" if view.game in FLOP_GAMES else "Community card"
+        lines.append(f"{what}: {cards_text(view.community)}")
     if view.practice:
         lines.append("Practice table: computer players, play chips; no league chips move.")
     if view.status == "closed":
@@ -315,9 +329,10 @@ def table_components(view: TableView) -> discord.ui.View:
         ui.add_item(
             _button(view.version, view.table_id, "resume", style=discord.ButtonStyle.success, row=0)
         )
-    if view.game == "razz" and view.status == "running":
+    kinds = TABLE_ACTIONS_OF.get(view.game)
+    if kinds is not None and view.status == "running":
         options = {o.kind: o for o in view.public_actions}
-        for i, kind in enumerate(RAZZ_ACTIONS):
+        for i, kind in enumerate(kinds):
             option = options.get(kind)
             style = discord.ButtonStyle.danger if kind == "fold" else discord.ButtonStyle.primary
             ui.add_item(
@@ -341,6 +356,10 @@ def option_note(option: ActionOption) -> str:
         return f"{label}: {option.reason or 'not now'}"
     if option.kind == "discard":
         return "Discard one card: pick it in the menu below"
+    if option.kind in ("bet", "raise") and option.most and option.to and option.most > option.to:
+        # no-limit, pot-limit: the button asks how much
+        to = " to" if option.kind == "raise" else ""
+        return f"{label}{to} {format_chips(option.to)} – {format_chips(option.most)}"
     if option.kind in ("complete", "raise") and option.to:
         return f"{label} to {format_chips(option.to)}"
     if option.kind in ("bring_in", "bet", "call") and option.amount:
@@ -359,6 +378,9 @@ _NOT_A_CHOICE = (
     "there is no bet to",
     "there is a bet of",
     "nothing to call",
+    "there is a bet:",
+    "bet instead",
+    "raise instead",
     "the bring-in must post",
 )
 
@@ -450,6 +472,9 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     if pv.game == "razz":
         embed.add_field(name="Down (only you)", value=cards_text(pv.down_cards) or "—")
         embed.add_field(name="Up (everyone)", value=cards_text(pv.up_cards) or "—")
+    elif pv.game in FLOP_GAMES:
+        embed.add_field(name="Cards", value=cards_text(pv.cards) or "not dealt yet")
+        embed.add_field(name="Board", value=cards_text(pv.up_cards) or "—")
     else:
         embed.add_field(name="Cards", value=cards_text(pv.cards) or "not dealt yet", inline=False)
     if pv.hand_name:
@@ -571,7 +596,10 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
                 shown[int(seat)] = (cards, hand_name_text(str(hand["name"])))
         elif event.kind == "show":
             cards = tuple(parse_card(c) for c in data["cards"])
-            shown[int(data["seat"])] = (cards, hand_name_text(str(data.get("low", ""))))
+            named = str(data.get("low", ""))
+            if "high" in data:  # Hold'em, Omaha (hi-lo: both halves' hands)
+                named = str(data["high"]) + (f"; low {named}" if "low" in data else "")
+            shown[int(data["seat"])] = (cards, hand_name_text(named))
         elif event.kind == "game_over":
             result = data.get("result", {})
             won.update(int(s) for s, amount in dict(result.get("awards", {})).items() if amount)
@@ -582,4 +610,9 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
     seats = sorted(shown)
     hands = tuple((names.get(s, f"Seat {s}"), shown[s][0], shown[s][1]) for s in seats)
     winners = frozenset(i for i, s in enumerate(seats) if s in won)
+    board = published.view.community
+    if published.view.game in FLOP_GAMES and board:
+        # the board first, a row of its own (the hands are read with it)
+        hands = (("Board", tuple(board), ""), *hands)
+        winners = frozenset(i + 1 for i in winners)
     return ShowdownPicture(hands, winners)

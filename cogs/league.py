@@ -59,7 +59,13 @@ KIND_WORDS = {
     "season_end": "season ended",
     "settle": "settle-up",
 }
-GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_NAMES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+}
 GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]
 BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.items()]
 
@@ -77,7 +83,7 @@ class NoSuchSeason(HomeGameError):
 
 
 def _history_filename(game: str, hand_id: int) -> str:
-    return f"hand-{hand_id}.phh" if game == "razz" else f"hand-{hand_id}.toml"
+    return f"hand-{hand_id}.toml" if game in ("zoot", "wheelers") else f"hand-{hand_id}.phh"
 
 
 # ----------------------------------------------------------------------------- the cog

@@ -1,4 +1,4 @@
-"""``/rules zoot|wheelers|razz`` (procedure, ranking, the gaps, house rules) and
+"""``/rules zoot|wheelers|razz|holdem|omaha`` (procedure, ranking, the gaps, house rules) and
 ``/rules compare``.
 
 The texts are the rule book's (:mod:`bot.render.rulebook`, from which docs/rules.md is
@@ -84,9 +84,13 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
     for h in ranked:
         pretty = cards_text(parse_cards(h["cards"]))
         strength = "" if h["strength"] is None else f" (beats {h['strength']:.2%} of hands)"
+        if "low" in h:  # Omaha: the eight-or-better low each hand makes
+            strength += "; no low" if h["low"] is None else f"; low {h['low']}"
         lines.append(
             f"{PLACE.get(h['place'], str(h['place']) + '.')} `{pretty}`: {h['name']}{strength}"
         )
+    if "board" in result:
+        lines.insert(0, f"Board: `{cards_text(parse_cards(result['board']))}`")
     winners = [h for h in ranked if h["place"] == 1]
     if len(ranked) < 2:
         why = "Give two or more hands separated by `|` to compare them."
@@ -136,10 +140,19 @@ class RulesCog(commands.Cog, name="Rules"):
     async def razz(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "razz")
 
+    @rules.command(name="holdem", description="Texas Hold'em: blinds, betting, side pots")
+    async def holdem(self, interaction: discord.Interaction) -> None:
+        await self._show(interaction, "holdem")
+
+    @rules.command(name="omaha", description="Omaha high and hi-lo: two from the hand, three")
+    async def omaha(self, interaction: discord.Interaction) -> None:
+        await self._show(interaction, "omaha")
+
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(
         game="the game whose ranking to use",
-        hands="hands separated by |, e.g. As 2d 3c 4h 5s | 9c Td Jh Qs Kc",
+        hands="hands separated by |, e.g. As 2d 3c 4h 5s | 9c Td Jh Qs Kc"
+        " (Hold'em, Omaha: add | board: Ks 7d 2c)",
         wraparound="Wheelers only: straights may turn the corner (K-A-2)",
     )
     @app_commands.choices(

@@ -1,5 +1,6 @@
 """Tables in channels: ``/zoot``, ``/wheelers``, ``/razz``, ``/table``, ``/hand``, the
-table message's buttons, the hand DMs, and the TableService subscriber.
+table message's buttons, the hand DMs, and the TableService subscriber (``/holdem``,
+``/omaha`` and their Bet/Raise amounts: :mod:`cogs._flop`).
 
 No game rule lives here: every action goes to :class:`~bot.tables.service.TableService`,
 which checks it, applies it under the table's lock and publishes the result. This cog only
@@ -33,6 +34,7 @@ from cogs._delivery import (
     is_permanent,
 )
 from cogs._errors import reply
+from cogs._flop import FlopTables
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
 from cogs._options import (
     GUTS_OPTION_HELP,
@@ -89,7 +91,7 @@ def _options(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-class TablesCog(TablePublisher, commands.Cog, name="Tables"):
+class TablesCog(FlopTables, TablePublisher, commands.Cog, name="Tables"):
     table = app_commands.Group(
         name="table", description="The table in this channel", guild_only=True
     )
@@ -335,7 +337,8 @@ class TablesCog(TablePublisher, commands.Cog, name="Tables"):
         view = await self.service.table_in_channel(interaction.channel_id)
         if view is None:
             raise GameError(
-                "There is no table in this channel: open one with /zoot, /wheelers or /razz."
+                "There is no table in this channel: open one with /zoot, /wheelers, /razz,"
+                " /holdem or /omaha."
             )
         return view
 
@@ -445,6 +448,8 @@ class TablesCog(TablePublisher, commands.Cog, name="Tables"):
             return
         if await self._superseded(interaction, tid):
             raise StaleAction()
+        if cid.action in ("bet", "raise") and await self._flop_bet(interaction, cid):
+            return  # a no-limit or pot-limit amount (cogs._flop)
         if cid.action in TABLE_ACTIONS or cid.action in RAZZ_ACTIONS:
             view = await service.view(tid)
             why = refusal(view, uid, cid.action)

@@ -1,4 +1,5 @@
-"""``python -m bot compare GAME HAND [HAND ...]``: rank hands of Zoot, Wheelers or Razz.
+"""``python -m bot compare GAME HAND [HAND ...]``: rank hands of Zoot, Wheelers, Razz,
+Hold'em or Omaha (:mod:`bot.cli.compare_flop`: a board is one more HAND, ``board: ...``).
 
 Prints one JSON object per group of hands:
 ``{"game": ..., "hands": [{"cards", "place", "name", "strength"}, ...]}`` in input order,
@@ -14,6 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bot.cli.compare_flop import GAMES as FLOP_GAMES
+from bot.cli.compare_flop import flop_group
 from bot.engine.cards import Card, format_cards, parse_cards
 from bot.engine.errors import HomeGameError, InvalidCard, InvalidHand
 from bot.engine.hands import (
@@ -27,13 +30,15 @@ from bot.engine.hands import (
     zoot_strength,
 )
 
-GAMES = ("zoot", "wheelers", "razz")
+GAMES = ("zoot", "wheelers", "razz", *FLOP_GAMES)
 
 _EPILOG = """\
 A HAND is one argument: cards separated by spaces or written together ("As 2d 3c 4h 5s"
 or "As2d3c4h5s"); ranks 2-9 T J Q K A (or 10), suits s h d c (or ♠ ♥ ♦ ♣). Zoot and
 Wheelers hands have 5 cards, Razz hands 5 to 7 (best five, ace-to-five low; its strength is
-null). A card may not appear in two hands of one group.
+null). Hold'em hands are 5 to 7 cards, or 2 with a board given as one more HAND
+("board: Ks 7d 2c 9h 4s"); Omaha hands are 4 cards with a board of 3 to 5 (exactly two
+from the hand; "low" names the eight-or-better low). A card may not appear twice in a group.
 
 Without HAND arguments, groups are read from stdin, one per line, hands separated by "|";
 one JSON object is printed per line, and a bad line prints {"error": "..."} while the
@@ -45,12 +50,12 @@ others go on. Exit status: 0 when every group was ranked; 1 when some stdin line
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="rank poker hands of Zoot, Wheelers or Razz and print JSON",
+        help="rank poker hands of Zoot, Wheelers, Razz, Hold'em or Omaha and print JSON",
         description="Rank hands of one game; print one JSON object per group of hands.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help="zoot, wheelers or razz")
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help=", ".join(GAMES))
     # REMAINDER so that --wraparound may also follow the hands (argparse would otherwise
     # stop the "*" positional at the first option); run() takes it back out.
     parser.add_argument(
@@ -78,6 +83,8 @@ def _evaluate(game: str, cards: list[Card], wraparound: bool) -> tuple[int, str,
 
 def compare_group(game: str, hands: Sequence[str], *, wraparound: bool = False) -> dict[str, Any]:
     """The JSON-able result for one group; raises a HomeGameError naming the bad input."""
+    if game in FLOP_GAMES:
+        return flop_group(game, hands)
     if not hands:
         raise InvalidHand("no hands to compare")
     parsed: list[list[Card]] = []

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="simulate hands with computer players through the table service",
         description=__doc__,
     )
-    parser.add_argument("game", choices=("zoot", "wheelers", "razz"))
+    parser.add_argument("game", choices=("zoot", "wheelers", "razz", "holdem", "omaha"))
     parser.add_argument("--players", type=int, default=4, help="computer players (default 4)")
     parser.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=None, help="seed of every shuffle and choice")

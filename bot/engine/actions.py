@@ -37,8 +37,10 @@ class ActionOption(NamedTuple):
 
     ``amount`` is what it costs (chips the seat would put in), ``to`` the seat's total
     bet on the street after it (Razz). ``cards`` lists the card choices (a discard) and
-    ``suggested`` the one the table would pick on timeout. An immutable named tuple, like
-    :class:`Action`.
+    ``suggested`` the one the table would pick on timeout. A no-limit or pot-limit bet/raise
+    (Hold'em, Omaha) gives ``most``, the largest legal ``to`` total, and ``sizes``, the
+    named amounts a button offers (``("min", 20), ("½ pot", 45), ...``, each a ``to``
+    total). An immutable named tuple, like :class:`Action`.
     """
 
     kind: str
@@ -48,3 +50,5 @@ class ActionOption(NamedTuple):
     to: int | None = None
     cards: tuple[Card, ...] = ()
     suggested: Card | None = None
+    most: int | None = None
+    sizes: tuple[tuple[str, int], ...] = ()

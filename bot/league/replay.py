@@ -44,7 +44,7 @@ def visible_events(events: Iterable[Event], viewer_seat: int | None) -> list[Eve
 
 #: Events that show cards *of the hand* and whose cards they are (the draw for the deal,
 #: before the hand, shows cards that are then shuffled back and dealt again: not here).
-_OWN_CARDS = ("deal_down", "deal", "draw", "discard")
+_OWN_CARDS = ("deal_down", "deal", "draw", "discard", "deal_hole")
 _BOARD = -1
 
 
@@ -72,6 +72,8 @@ def shown_cards(events: Iterable[Event], viewer_seat: int | None) -> dict[int, s
             add(d.get("seat"), d.get("card"))
         elif e.kind == "community":
             add(_BOARD, d.get("card"))
+        elif e.kind == "board":  # Hold'em, Omaha: the flop, turn and river
+            add(_BOARD, d.get("cards"))
         elif e.kind == "show":
             add(d.get("seat"), d.get("cards"))
         elif e.kind == "showdown":
@@ -173,6 +175,19 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
         return f"— {STREETS.get(int(d['street']), 'street ' + str(d['street']))} —"
     if k == "deal_down":
         return f"Your down cards: {_pretty(d.get('cards', []))}"
+    if k == "deal_hole":
+        return f"Your cards: {_pretty(d.get('cards', []))}"
+    if k == "draw_for_button":
+        return f"Draw for the button: {name(int(d['button']))} takes it"
+    if k == "blinds":
+        return "Blinds: " + ", ".join(str(a) for a in d.get("amounts", []) if a)
+    if k == "board":
+        return f"— {str(d.get('street', '')).capitalize()}: {_pretty(d.get('cards', []))} —"
+    if k == "pots":
+        return "Pots: " + "; ".join(
+            f"{p['amount']} ({', '.join(name(int(s)) for s in p.get('seats', []))})"
+            for p in d.get("pots", [])
+        )
     if k == "deal_up":
         return f"{who} gets {_pretty(d['card'])} face up"
     if k == "community":
@@ -210,13 +225,20 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
             text += " (timed out)"
         return text
     if k == "show":
-        return f"{who} shows {_pretty(d.get('cards', []))}: {d.get('low', '')}"
+        named = (
+            d["high"] + (f"; low {d['low']}" if "low" in d else "")
+            if "high" in d
+            else d.get("low", "")
+        )
+        return f"{who} shows {_pretty(d.get('cards', []))}: {named}"
     if k == "muck":
         return f"{who} mucks"
     if k == "refund":
         return f"{who} gets {d['amount']} back"
     if k == "award":
         extra = " (uncontested)" if d.get("uncontested") else ""
+        if "half" in d:
+            extra += f" ({d['half']} half)"
         return f"{who} wins {d['amount']}{extra}"
     if k in ("out",):
         return f"{who} is out: {d.get('reason', '')}"

@@ -1,4 +1,4 @@
-"""The rules of the three games, written once: ``/rules`` shows them and ``docs/rules.md``
+"""The rules of the games, written once: ``/rules`` shows them and ``docs/rules.md``
 is generated from them, so the two cannot drift apart.
 
 Each game's rules are numbered parts (:class:`Part`); ``/rules zoot|wheelers|razz`` shows the
@@ -14,36 +14,23 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
+from bot.render import rulebook_flop
+from bot.render.rule_parts import Part, Rule
+
+__all__ = ["Part", "Rule"]  # the parts' types live in rule_parts (each game's module uses them)
 
 DOC_PATH = "docs/rules.md"
-GAMES = ("zoot", "wheelers", "razz")
-GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAMES = ("zoot", "wheelers", "razz", *rulebook_flop.GAMES)
+GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz", **rulebook_flop.TITLES}
 
 
 def cite(number: str) -> str:
     """How a message names a rule: ``rules §4.2 in docs/rules.md``."""
     return f"rules §{number} in {DOC_PATH}"
-
-
-@dataclass(frozen=True)
-class Rule:
-    number: str
-    text: str
-    """Discord markdown, which is also Markdown: ``**bold**``, ``*italic*``, ``code``."""
-
-
-@dataclass(frozen=True)
-class Part:
-    title: str
-    rules: tuple[Rule, ...] = ()
-    intro: str = ""
-    table: str = ""
-    """A code block shown after the rules (the ranking tables)."""
 
 
 # ------------------------------------------------------------------ Zoot and Wheelers (§1)
@@ -282,6 +269,7 @@ PARTS: dict[str, tuple[Part, ...]] = {
     "zoot": (GUTS_PROCEDURE, ZOOT_RANKING, GUTS_SILENT),
     "wheelers": (GUTS_PROCEDURE, WHEELERS_RANKING, GUTS_SILENT),
     "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
+    **rulebook_flop.PARTS,
 }
 
 CHIPS = Part(
@@ -309,6 +297,8 @@ CHIPS = Part(
 def house_rules(game: str) -> list[tuple[str, str, str]]:
     """(name, default, meaning) of each house rule of ``game`` (the engines' own rows;
     ``game`` itself is the command chosen, not a house rule)."""
+    if game in rulebook_flop.GAMES:
+        return rulebook_flop.house_rules(game)
     model = RazzRules() if game == "razz" else GutsRules(game=game)
     return [row for row in model.describe() if row[0] != "game"]
 
@@ -345,6 +335,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
     ("5", "Chips", (CHIPS,), ()),
+    *rulebook_flop.SECTIONS,
 )
 
 
@@ -357,10 +348,10 @@ def markdown() -> str:
         "     same text `/rules` shows. Edit that file, not this one; a test fails when this",
         "     one is stale. -->",
         "",
-        "How this bot plays Zoot, Wheelers and Razz: the games' own texts where they speak,",
-        "and its defaults and **house rules** where they leave the choice to the dealer. A",
-        "table announces its house rules when it opens; `/rules zoot`, `/rules wheelers` and",
-        "`/rules razz` show the rules of each game. Messages cite a rule as",
+        "How this bot plays Zoot, Wheelers and Razz (and Hold'em and Omaha): the games' own",
+        "texts where they speak, and its defaults and **house rules** where they leave the",
+        "choice to the dealer. A table announces its house rules when it opens; `/rules GAME`",
+        "(`zoot`, `wheelers`, `razz`, ...) shows the rules of each game. Messages cite a rule as",
         f'"{cite("4.2")}".',
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",

@@ -10,7 +10,7 @@ AccountKind = Literal["house", "player", "pot"]
 TableStatus = Literal["open", "running", "paused", "closed"]
 HandStatus = Literal["running", "finished", "voided"]
 
-GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz"})
+GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha"})
 TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
 LEDGER_KINDS: frozenset[str] = frozenset(
     {
@@ -20,6 +20,7 @@ LEDGER_KINDS: frozenset[str] = frozenset(
         "rebuy",
         "ante",
         "bring_in",
+        "blind",  # Hold'em, Omaha: the small and big blinds
         "bet",
         "match",  # Zoot/Wheelers: a beaten challenger matches the pot (RULES §1.7)
         "award",
@@ -29,7 +30,7 @@ LEDGER_KINDS: frozenset[str] = frozenset(
         "settle",  # settle-up: chips back from the payee to the payer, who paid in money
     }
 )
-POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "bet", "match"})
+POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "blind", "bet", "match"})
 """Kinds of a chip move from a wallet into a pot; the other way is award, refund or void."""
 
 

@@ -572,7 +572,13 @@ def make_family(
         return GutsFamily.parse(game, options, settings)
     if game == "razz":
         return RazzFamily.parse(game, options, settings)
-    raise InvalidConfig("game", f"unknown game {game!r}; one of zoot, wheelers, razz")
+    if game in ("holdem", "omaha"):
+        from bot.tables.flop import FlopFamily  # flop.py builds on this module
+
+        return FlopFamily.parse(game, options, settings)
+    raise InvalidConfig(
+        "game", f"unknown game {game!r}; one of zoot, wheelers, razz, holdem, omaha"
+    )
 
 
 def load_family(
@@ -585,6 +591,10 @@ def load_family(
         fam: GameFamily = GutsFamily(GutsRules.parse(**dict(rules)))
     elif game == "razz":
         fam = RazzFamily(RazzRules.create(**dict(rules)))
+    elif game in ("holdem", "omaha"):
+        from bot.tables.flop import FlopFamily
+
+        fam = FlopFamily.stored(rules)
     else:
         raise GameError(f"unknown game {game!r}")
     if session:

@@ -151,7 +151,8 @@ async def play_hands(
 
 
 async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> list[Path]:
-    """Each finished hand's history: ``table<T>-hand<N>.phh`` (Razz, PHH) or ``.toml``."""
+    """Each finished hand's history: ``table<T>-hand<N>.phh`` (PHH: Razz, Hold'em, Omaha) or
+    ``.toml`` (Zoot, Wheelers)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     async with store.read() as tx:
@@ -159,7 +160,7 @@ async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> 
             for hand in await tx.hands(tid):
                 if hand.status != "finished" or not hand.history:
                     continue
-                ext = "phh" if hand.game == "razz" else "toml"
+                ext = "toml" if hand.game in ("zoot", "wheelers") else "phh"
                 path = out_dir / f"table{tid}-hand{hand.number}.{ext}"
                 path.write_text(hand.history, encoding="utf-8")
                 written.append(path)

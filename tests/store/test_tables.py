@@ -27,7 +27,7 @@ async def test_create_table_opens_league_and_one_live_table_per_channel(store: S
         with pytest.raises(TableExists):
             await tx.create_table(GUILD, CHANNEL, "razz")
         with pytest.raises(StoreError, match="unknown game"):
-            await tx.create_table(GUILD, CHANNEL + 1, "holdem")
+            await tx.create_table(GUILD, CHANNEL + 1, "pinochle")
         assert await tx.find_league(GUILD) is not None
     assert (table.status, table.version, table.rules, table.host_id) == (
         "open",

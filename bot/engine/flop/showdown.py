@@ -114,6 +114,19 @@ def showdown(hand: FlopState) -> list[Event]:
     # A hand that wins no part of any pot is dead (mucked) before the chips are pushed,
     # and pots left with the same contestants are one pot (as pokerkit): that only moves
     # odd chips, which then go by position over the merged pot.
+    if len(pots) > 1:
+        # the main and side pots as built, before any are merged below (the table says them)
+        out.append(
+            Event(
+                "pots",
+                {
+                    "pots": [
+                        {"amount": pot.amount, "seats": [hand.seat_ids[p] for p in pot.eligible]}
+                        for pot in pots
+                    ]
+                },
+            )
+        )
     winning = {p for pot in pots for half in _halves(pot, value) for p in half[2]}
     contest = [p in winning for p in range(n)]
     hi_lo = hand.rules.split == "hi-lo"

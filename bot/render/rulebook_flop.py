@@ -1,0 +1,151 @@
+"""The rules of the flop games, Texas Hold'em and Omaha (§6 of docs/rules.md): the parts
+``/rules holdem`` and ``/rules omaha`` show, and the cardroom choices the bot makes where
+the games' usual texts leave one (Robert's Rules of Poker; pokerkit's reading where even
+those are silent). :mod:`bot.render.rulebook` includes them in the book.
+"""
+
+from __future__ import annotations
+
+from bot.engine.flop.rules import FlopRules
+from bot.render.rule_parts import Part, Rule
+
+GAMES = ("holdem", "omaha")
+TITLES = {"holdem": "Hold'em", "omaha": "Omaha"}
+
+FLOP_PROCEDURE = Part(
+    "Procedure",
+    (
+        Rule(
+            "6.1",
+            "One 52-card deck, 2 to 9 players. **Hold'em**: two cards down to each player; "
+            "**Omaha**: four. Then five cards face up for all (the **board**): three on the "
+            "**flop**, one on the **turn**, one on the **river**. A betting round before the "
+            "flop and after each of them.",
+        ),
+        Rule(
+            "6.2",
+            "Hold'em plays the best five of your two cards and the board, in any mix. Omaha "
+            "plays **exactly two** of your four cards with **exactly three** of the board.",
+        ),
+        Rule(
+            "6.3",
+            "The first **button** goes to the highest of one card dealt to each player (ace "
+            "high; ties ♠ > ♥ > ♦ > ♣); it then moves one seat left each hand, over the "
+            "players dealt in. The first player left of the button posts the **small "
+            "blind**, the next the **big blind** (5 and 10 by default). **Heads-up** the "
+            "button posts the small blind and acts first before the flop, last after it.",
+        ),
+        Rule(
+            "6.4",
+            "Antes (`ante`, none by default) are paid by everyone before the blinds; with "
+            "`bb_ante` the big blind alone posts one ante for the table, dead money in the "
+            "main pot.",
+        ),
+        Rule(
+            "6.5",
+            "Before the flop the player left of the big blind acts first; after it, the "
+            "first player still in left of the button. Each may fold, check when nothing is "
+            "owed, call, bet or raise.",
+        ),
+        Rule(
+            "6.6",
+            "**Betting** (`betting`): `no-limit` (Hold'em's default): any bet up to all your "
+            "chips. `pot-limit` (Omaha's default): at most the pot after your call, added to "
+            "the call. `fixed-limit`: bets and raises of the small bet (the big blind) before "
+            "the turn and of the big bet (twice it) from the turn; one bet and three raises "
+            "per round. The smallest bet is the big blind; a raise is **at least the last "
+            "full bet or raise of the round**.",
+        ),
+        Rule(
+            "6.7",
+            "**All-in**: nobody loses more than they have; the chips beyond what an all-in "
+            "player could match make **side pots**, each contested by those who put it in. "
+            "An all-in raise smaller than a full raise does **not reopen** the betting: who "
+            "already acted may only call or fold. Chips nobody called go back at the end of "
+            "the round.",
+        ),
+        Rule(
+            "6.8",
+            "When no more betting is possible (all but one player are all-in), the hands are "
+            "shown and the board is dealt to the river.",
+        ),
+        Rule(
+            "6.9",
+            "**Showdown**: the last to bet or raise in the last round shows first (nobody "
+            "bet: the first left of the button), then clockwise. House rule "
+            "`showdown_reveal`: `all` (default) shows every hand, `winners` lets a hand that "
+            "cannot win be mucked.",
+        ),
+        Rule(
+            "6.10",
+            "**Omaha Hi-Lo** (`split: hi-lo`, eight or better): each pot is split between "
+            "the best high hand and the best **low**: five different ranks of 8 or lower, "
+            "again two from the hand and three from the board, aces low, straights and "
+            "flushes ignored (best low A-2-3-4-5). No qualifying low: the high hand takes the "
+            "whole pot. One hand may win both halves.",
+        ),
+        Rule(
+            "6.11",
+            "Equal hands split a pot (two equal lows each take a quarter: a **quartered** "
+            "pot). Odd chips: a split pot's odd chip goes to the high half; within a half, "
+            "to the first winner left of the button.",
+        ),
+        Rule(
+            "6.12",
+            "On a timeout the bot checks when nothing is owed, else folds; a hand where "
+            "nobody acted at all pauses the table.",
+        ),
+    ),
+)
+
+FLOP_RANKING = Part(
+    "Ranking",
+    (
+        Rule(
+            "6.13",
+            "Standard high poker, best first: straight flush (the royal flush its best), "
+            "four of a kind, full house, flush, straight, three of a kind, two pair, one "
+            "pair, high card. A-2-3-4-5 is the lowest straight; suits never break a tie.",
+        ),
+    ),
+)
+
+FLOP_SILENT = Part(
+    "Where the texts are silent",
+    (
+        Rule(
+            "6.14",
+            "**A moving button, no dead button**: a player who joins or comes back is dealt "
+            "in at once without posting a missed blind, and the button moves to the next "
+            "player dealt in. A voided hand is dealt again from the same button.",
+        ),
+        Rule(
+            "6.15",
+            "**Minimum raise**: the largest full bet or raise of the round (at least the big "
+            "blind); short all-ins add up, and once together they make a full raise the "
+            "betting reopens.",
+        ),
+        Rule(
+            "6.16",
+            "Elsewhere the bot plays as pokerkit's Hold'em and Omaha do: a player who can "
+            "lose nothing more is not asked to act, antes above every other player's are "
+            "partly returned, pots with the same winners are paid as one.",
+        ),
+    ),
+)
+
+PARTS: dict[str, tuple[Part, ...]] = {
+    "holdem": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT),
+    "omaha": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT),
+}
+
+SECTIONS: tuple[tuple[str, str, tuple[Part, ...], tuple[str, ...]], ...] = (
+    ("6", "Hold'em and Omaha", (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT), GAMES),
+)
+
+
+def house_rules(game: str) -> list[tuple[str, str, str]]:
+    """(name, default, meaning) of each house rule of a flop game (Omaha's betting is
+    pot-limit unless the table says otherwise)."""
+    model = FlopRules(game="omaha", betting="pot-limit") if game == "omaha" else FlopRules()
+    return [row for row in model.describe() if row[0] != "game"]
