@@ -1,8 +1,11 @@
-"""``python -m bot compare GAME HAND [HAND ...]``: rank hands of Zoot, Wheelers or Razz.
+"""``python -m bot compare GAME HAND [HAND ...]``: rank hands of Zoot, Wheelers, Razz or
+Seven-card Stud.
 
 Prints one JSON object per group of hands:
 ``{"game": ..., "hands": [{"cards", "place", "name", "strength"}, ...]}`` in input order,
-place 1 best, equal hands sharing a place, places dense (1, 1, 2).
+place 1 best, equal hands sharing a place, places dense (1, 1, 2). ``stud --split hi-lo``
+(Stud Hi-Lo) ranks the high hands the same way and adds each hand's eight-or-better low:
+``"low"`` (its name, null when none qualifies) and ``"low_place"`` (dense, among the lows).
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ from typing import Any, TextIO
 from bot.engine.cards import Card, format_cards, parse_cards
 from bot.engine.errors import HomeGameError, InvalidCard, InvalidHand
 from bot.engine.hands import (
+    high_name,
+    high_score,
+    low8_name,
+    low8_score,
     low_name,
     low_score,
     wheelers_name,
@@ -27,13 +34,14 @@ from bot.engine.hands import (
     zoot_strength,
 )
 
-GAMES = ("zoot", "wheelers", "razz")
+GAMES = ("zoot", "wheelers", "razz", "stud")
 
 _EPILOG = """\
 A HAND is one argument: cards separated by spaces or written together ("As 2d 3c 4h 5s"
 or "As2d3c4h5s"); ranks 2-9 T J Q K A (or 10), suits s h d c (or ♠ ♥ ♦ ♣). Zoot and
-Wheelers hands have 5 cards, Razz hands 5 to 7 (best five, ace-to-five low; its strength is
-null). A card may not appear in two hands of one group.
+Wheelers hands have 5 cards, Razz and Stud hands 5 to 7 (best five; Razz ace-to-five low,
+Stud high; their strength is null). --split hi-lo (stud): also each hand's eight-or-better
+low. A card may not appear in two hands of one group.
 
 Without HAND arguments, groups are read from stdin, one per line, hands separated by "|";
 one JSON object is printed per line, and a bad line prints {"error": "..."} while the
@@ -45,12 +53,12 @@ others go on. Exit status: 0 when every group was ranked; 1 when some stdin line
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="rank poker hands of Zoot, Wheelers or Razz and print JSON",
+        help="rank poker hands of Zoot, Wheelers, Razz or Stud and print JSON",
         description="Rank hands of one game; print one JSON object per group of hands.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help="zoot, wheelers or razz")
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help="zoot, wheelers, razz or stud")
     # REMAINDER so that --wraparound may also follow the hands (argparse would otherwise
     # stop the "*" positional at the first option); run() takes it back out.
     parser.add_argument(
@@ -60,6 +68,12 @@ def register(subparsers: Any) -> None:
         "--wraparound",
         action="store_true",
         help="Wheelers: straights may turn the corner (K-A-2), house rule wheelers_wraparound",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("high", "hi-lo"),
+        default="high",
+        help="stud: hi-lo also ranks each hand's eight-or-better low (Stud Hi-Lo)",
     )
     parser.set_defaults(handler=functools.partial(run, parser=parser))
 
@@ -73,10 +87,15 @@ def _evaluate(game: str, cards: list[Card], wraparound: bool) -> tuple[int, str,
             wheelers_name(cards, wraparound=wraparound),
             wheelers_strength(cards, wraparound=wraparound),
         )
+    if game == "stud":
+        score = high_score(cards)
+        return score, high_name(score), None
     return low_score(cards), low_name(cards), None
 
 
-def compare_group(game: str, hands: Sequence[str], *, wraparound: bool = False) -> dict[str, Any]:
+def compare_group(
+    game: str, hands: Sequence[str], *, wraparound: bool = False, split: str = "high"
+) -> dict[str, Any]:
     """The JSON-able result for one group; raises a HomeGameError naming the bad input."""
     if not hands:
         raise InvalidHand("no hands to compare")
@@ -99,22 +118,31 @@ def compare_group(game: str, hands: Sequence[str], *, wraparound: bool = False) 
             raise InvalidHand(f"hand {number} ({format_cards(cards)}): {exc.message}") from exc
     ranked = sorted({score for score, _, _ in results}, reverse=True)
     place = {score: i + 1 for i, score in enumerate(ranked)}
-    return {
-        "game": game,
-        "hands": [
-            {"cards": format_cards(cards), "place": place[score], "name": name, "strength": st}
-            for cards, (score, name, st) in zip(parsed, results, strict=True)
-        ],
-    }
+    out = [
+        {"cards": format_cards(cards), "place": place[score], "name": name, "strength": st}
+        for cards, (score, name, st) in zip(parsed, results, strict=True)
+    ]
+    if game == "stud" and split == "hi-lo":
+        lows = [low8_score(cards) for cards in parsed]
+        low_ranked = sorted({s for s in lows if s is not None}, reverse=True)
+        low_place = {score: i + 1 for i, score in enumerate(low_ranked)}
+        for hand, low in zip(out, lows, strict=True):
+            hand["low"] = None if low is None else low8_name(low)
+            hand["low_place"] = None if low is None else low_place[low]
+    return {"game": game, "hands": out}
 
 
-def _stdin_mode(game: str, wraparound: bool, stdin: TextIO, stdout: TextIO) -> int:
+def _stdin_mode(
+    game: str, wraparound: bool, stdin: TextIO, stdout: TextIO, split: str = "high"
+) -> int:
     status = 0
     for line in stdin:
         if not line.strip():
             continue
         try:
-            result = compare_group(game, line.strip().split("|"), wraparound=wraparound)
+            result = compare_group(
+                game, line.strip().split("|"), wraparound=wraparound, split=split
+            )
         except HomeGameError as exc:
             result = {"error": exc.message}
             status = 1
@@ -130,6 +158,16 @@ def run(args: argparse.Namespace, *, parser: argparse.ArgumentParser | None = No
     if "--wraparound" in args.hands:
         args.hands = [h for h in args.hands if h != "--wraparound"]
         args.wraparound = True
+    for k, h in enumerate(args.hands):
+        # --split after the hands (REMAINDER took it): --split hi-lo or --split=hi-lo
+        if h == "--split" or h.startswith("--split="):
+            value = h.partition("=")[2] or (args.hands[k + 1] if k + 1 < len(args.hands) else "")
+            if value not in ("high", "hi-lo"):
+                print(f"compare: --split must be high or hi-lo, got {value!r}", file=sys.stderr)
+                return 2
+            args.split = value
+            args.hands = args.hands[:k] + args.hands[k + (1 if "=" in h else 2) :]
+            break
     bad_option = next((h for h in args.hands if h.startswith("-") and h != "-"), None)
     if bad_option is not None:
         print(f"compare: unknown option {bad_option!r}", file=sys.stderr)
@@ -137,10 +175,13 @@ def run(args: argparse.Namespace, *, parser: argparse.ArgumentParser | None = No
     if args.wraparound and args.game != "wheelers":
         print("compare: --wraparound applies to wheelers only", file=sys.stderr)
         return 2
+    if args.split != "high" and args.game != "stud":
+        print("compare: --split applies to stud only", file=sys.stderr)
+        return 2
     if not args.hands:
-        return _stdin_mode(args.game, args.wraparound, sys.stdin, sys.stdout)
+        return _stdin_mode(args.game, args.wraparound, sys.stdin, sys.stdout, args.split)
     try:
-        result = compare_group(args.game, args.hands, wraparound=args.wraparound)
+        result = compare_group(args.game, args.hands, wraparound=args.wraparound, split=args.split)
     except HomeGameError as exc:
         print(f"compare: {exc.message}", file=sys.stderr)
         return 2

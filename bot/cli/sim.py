@@ -21,7 +21,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="simulate hands with computer players through the table service",
         description=__doc__,
     )
-    parser.add_argument("game", choices=("zoot", "wheelers", "razz"))
+    parser.add_argument("game", choices=("zoot", "wheelers", "razz", "stud"))
+    parser.add_argument(
+        "--split",
+        choices=("high", "hi-lo"),
+        default=None,
+        help="stud: high (Seven-card Stud, the default) or hi-lo (Stud Hi-Lo, eight or better)",
+    )
     parser.add_argument("--players", type=int, default=4, help="computer players (default 4)")
     parser.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=None, help="seed of every shuffle and choice")
@@ -44,6 +50,9 @@ def _sim(args: argparse.Namespace) -> int:
 
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
+        return 2
+    if args.split is not None and args.game != "stud":
+        print("error: --split applies to stud only", file=sys.stderr)
         return 2
     if args.hands < 0:
         print("error: --hands cannot be negative", file=sys.stderr)
@@ -72,6 +81,7 @@ def _sim(args: argparse.Namespace) -> int:
                     history_dir=None if args.history_dir is None else Path(args.history_dir),
                     resume=args.resume,
                     progress=Progress(args.hands),
+                    options=None if args.split is None else {"split": args.split},
                 )
             )
         except HomeGameError as exc:
