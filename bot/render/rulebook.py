@@ -14,36 +14,26 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
+from bot.render import rulebook_stud
+from bot.render.rulebook_parts import Part, Rule
 
 DOC_PATH = "docs/rules.md"
-GAMES = ("zoot", "wheelers", "razz")
-GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAMES = ("zoot", "wheelers", "razz", rulebook_stud.GAME)
+GAME_TITLES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    rulebook_stud.GAME: rulebook_stud.TITLE,
+}
 
 
 def cite(number: str) -> str:
     """How a message names a rule: ``rules §4.2 in docs/rules.md``."""
     return f"rules §{number} in {DOC_PATH}"
-
-
-@dataclass(frozen=True)
-class Rule:
-    number: str
-    text: str
-    """Discord markdown, which is also Markdown: ``**bold**``, ``*italic*``, ``code``."""
-
-
-@dataclass(frozen=True)
-class Part:
-    title: str
-    rules: tuple[Rule, ...] = ()
-    intro: str = ""
-    table: str = ""
-    """A code block shown after the rules (the ranking tables)."""
 
 
 # ------------------------------------------------------------------ Zoot and Wheelers (§1)
@@ -282,6 +272,7 @@ PARTS: dict[str, tuple[Part, ...]] = {
     "zoot": (GUTS_PROCEDURE, ZOOT_RANKING, GUTS_SILENT),
     "wheelers": (GUTS_PROCEDURE, WHEELERS_RANKING, GUTS_SILENT),
     "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
+    rulebook_stud.GAME: rulebook_stud.PARTS,
 }
 
 CHIPS = Part(
@@ -309,6 +300,8 @@ CHIPS = Part(
 def house_rules(game: str) -> list[tuple[str, str, str]]:
     """(name, default, meaning) of each house rule of ``game`` (the engines' own rows;
     ``game`` itself is the command chosen, not a house rule)."""
+    if game == rulebook_stud.GAME:
+        return rulebook_stud.house_rules()
     model = RazzRules() if game == "razz" else GutsRules(game=game)
     return [row for row in model.describe() if row[0] != "game"]
 
@@ -345,6 +338,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
     ("5", "Chips", (CHIPS,), ()),
+    (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),
 )
 
 

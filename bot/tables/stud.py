@@ -28,6 +28,7 @@ from bot.engine.razz import policy as razz_policy
 from bot.engine.stud import StudHand, StudRules
 from bot.engine.stud import policy as stud_policy
 from bot.engine.stud.games import StudHighHand, StudHiLoHand
+from bot.render.rulebook_stud import SPLIT_ROW
 from bot.render.text import hand_name_text
 from bot.tables.games import (
     GameFamily,
@@ -58,11 +59,6 @@ TITLES: Final[Mapping[str, str]] = {
     "stud": "Seven-card Stud",
     "stud8": "Stud Hi-Lo",
 }
-_SPLIT_ROW = (
-    "split",
-    "",
-    "'high': the best high hand wins; 'hi-lo': split high and eight-or-better low",
-)
 _ORDINAL = {3: "rd"}
 
 
@@ -143,7 +139,8 @@ class StudFamily(GameFamily):
     def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
         rows = tuple(self.rules.describe())
         if self.game == "stud":
-            return ((_SPLIT_ROW[0], SPLIT_OF[self.variant], _SPLIT_ROW[2]), *rows)
+            name, _, meaning = SPLIT_ROW
+            return ((name, SPLIT_OF[self.variant], meaning), *rows)
         return rows
 
     @property
