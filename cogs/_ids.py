@@ -108,7 +108,7 @@ def parse_custom_id(text: str) -> CustomId:
 #   of one message never share an id);
 # - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
 
-LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz")
+LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "stud")
 LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")
 _SEASON = r"[1-9][0-9]{0,9}"
 _PAGE = r"0|[1-9][0-9]{0,5}"

@@ -64,7 +64,7 @@ KIND_WORDS = {
     "take": "correction",
     "season_end": "season ended",
 }
-GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz", "stud": "Stud"}
 GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]
 BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.items()]
 
@@ -82,7 +82,8 @@ class NoSuchSeason(HomeGameError):
 
 
 def _history_filename(game: str, hand_id: int) -> str:
-    return f"hand-{hand_id}.phh" if game == "razz" else f"hand-{hand_id}.toml"
+    # Zoot and Wheelers write their own TOML history; the poker games write PHH
+    return f"hand-{hand_id}.toml" if game in ("zoot", "wheelers") else f"hand-{hand_id}.phh"
 
 
 # ----------------------------------------------------------------------------- components

@@ -18,6 +18,7 @@ from typing import Any
 from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidCard
 from bot.engine.events import Event
+from bot.render.text import shown_hand_name
 
 HIDDEN = "??"
 _CARD = r"(?:[2-9TJQKA][cdhs])"
@@ -210,7 +211,7 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
             text += " (timed out)"
         return text
     if k == "show":
-        return f"{who} shows {_pretty(d.get('cards', []))}: {d.get('low', '')}"
+        return f"{who} shows {_pretty(d.get('cards', []))}: {shown_hand_name(d)}"
     if k == "muck":
         return f"{who} mucks"
     if k == "refund":

@@ -29,7 +29,7 @@ from bot.engine.stud import StudHand, StudRules
 from bot.engine.stud import policy as stud_policy
 from bot.engine.stud.games import StudHighHand, StudHiLoHand
 from bot.render.rulebook_stud import SPLIT_ROW
-from bot.render.text import hand_name_text
+from bot.render.text import hand_name_text, shown_hand_name
 from bot.tables.games import (
     GameFamily,
     HandEnd,
@@ -43,6 +43,8 @@ from bot.tables.games import (
 
 Variant = Literal["razz", "stud", "stud8"]
 
+#: The table game keys this adapter plays.
+STUD_GAMES: Final = frozenset({"razz", "stud"})
 #: The hand class of each variant.
 HANDS: Final[Mapping[str, type[StudHand]]] = {
     "razz": RazzHand,
@@ -72,7 +74,7 @@ def variant_of(game: str, values: Mapping[str, Any]) -> Variant:
         if "split" in values:
             raise InvalidConfig("split", "Razz is low only: it has no split option")
         return "razz"
-    if game != "stud":
+    if game not in STUD_GAMES:
         raise InvalidConfig("game", f"not a stud game: {game!r}")
     split = values.get("split", "high")
     variant = SPLITS.get(split) if isinstance(split, str) else None
@@ -317,17 +319,6 @@ class StudFamily(GameFamily):
     def stacks(self) -> dict[int, int]:
         return {} if self.engine is None else self.engine.seat_stacks()
 
-    def shown_name(self, shown: Mapping[str, Any]) -> str:
-        """The name of a shown hand (a ``show`` event's or the result's ``shown`` entry):
-        Razz its low, Stud its high, Hi-Lo both halves ("flush, ace high; low 8-6-4-2-A")."""
-        if self.variant == "razz":
-            return str(shown["low"])
-        high = str(shown["high"])
-        if not self.hi_lo:
-            return high
-        low = shown.get("low")
-        return f"{high}; " + ("no low" if low is None else f"low {low}")
-
     def seat_show(self, seat: int) -> SeatShow:
         hand = self.engine
         if hand is None:
@@ -341,7 +332,7 @@ class StudFamily(GameFamily):
         if hand.is_over and hand.result is not None:
             s = hand.result.get("shown", {}).get(str(seat))
             if s is not None:
-                shown, name = _cards(s["cards"]), self.shown_name(s)
+                shown, name = _cards(s["cards"]), shown_hand_name(s)
         if hand.folded[p]:
             status = "folded"
         elif hand.stacks[p] == 0 and not hand.is_over:
@@ -429,7 +420,7 @@ class StudFamily(GameFamily):
                 return f"{who} calls {d['amount']}{tail}"
             return f"{who} {act}s{tail}"
         if k == "show":
-            named = hand_name_text(self.shown_name(d))
+            named = hand_name_text(shown_hand_name(d))
             return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {named}"
         if k == "muck":
             return f"{name(d['seat'])} mucks"
@@ -470,7 +461,7 @@ class StudFamily(GameFamily):
             return None
         lines = [
             f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])}"
-            f" — {hand_name_text(self.shown_name(e.data))}"
+            f" — {hand_name_text(shown_hand_name(e.data))}"
             for e in events
             if e.kind == "show"
         ]
