@@ -28,6 +28,7 @@ from bot.engine.razz import policy as razz_policy
 from bot.engine.stud import StudHand, StudRules
 from bot.engine.stud import policy as stud_policy
 from bot.engine.stud.games import StudHighHand, StudHiLoHand
+from bot.render.rulebook import cite
 from bot.render.rulebook_stud import SPLIT_ROW
 from bot.render.text import hand_name_text, shown_hand_name
 from bot.tables.games import (
@@ -43,6 +44,8 @@ from bot.tables.games import (
 
 Variant = Literal["razz", "stud", "stud8"]
 
+#: The action kind of Stud's big bet on 4th street with a pair showing (RULES 8.2).
+BIG_BET: Final = "big_bet"
 #: The table game keys this adapter plays.
 STUD_GAMES: Final = frozenset({"razz", "stud"})
 #: The hand class of each variant.
@@ -235,15 +238,53 @@ class StudFamily(GameFamily):
     def in_hand(self, seat: int) -> bool:
         return self.engine is not None and seat in self.engine.seat_ids
 
+    def _big_bet(self, hand: StudHand, seat: int) -> ActionOption | None:
+        """Stud's open pair on 4th street (RULES 8.2): the bet or raise to the big bet, as
+        an option of its own (``big_bet``) beside the plain one, which stays the small bet.
+        None when it is not ``seat``'s to make now (or the plain action is already big)."""
+        if not hand.OPEN_PAIR_BIG_BET or not hand.open_pair_on_4th():
+            return None
+        plain = next(
+            (
+                o
+                for o in self._legal_actions(hand, seat)
+                if o.allowed and o.kind in ("bet", "raise")
+            ),
+            None,
+        )
+        if plain is None:
+            return None
+        p = hand.position(seat)
+        mine = hand.bets[p]
+        to = min(hand.stacks[p] + mine, max(hand.bets) + self.rules.big_bet)
+        if to <= plain.to or hand.can(Action(seat, plain.kind, amount=to)) is not None:
+            return None
+        return ActionOption(BIG_BET, True, None, to - mine, to)
+
+    def _engine_action(self, hand: StudHand, action: Action) -> Action:
+        """The engine's action for ``action``: ``big_bet`` is a bet or raise to the big bet."""
+        if action.kind != BIG_BET:
+            return action
+        big = self._big_bet(hand, action.seat)
+        if big is None:
+            raise IllegalAction(
+                f"the big bet is only allowed on 4th street when a pair shows ({cite('8.2')})"
+            )
+        kind = "bet" if max(hand.bets) == 0 else "raise"
+        return action._replace(kind=kind, amount=big.to)
+
     def check(self, action: Action) -> None:
         hand = self._hand()
+        action = self._engine_action(hand, action)
         if hand.can(action) is not None:
             hand.apply(action)  # validates first: raises the typed refusal, changing nothing
 
     def apply(self, action: Action) -> list[Event]:
+        hand = self._hand()
+        action = self._engine_action(hand, action)
         if not action.timed_out:
             self.acted = True
-        return self._hand().apply(action)
+        return hand.apply(action)
 
     def timeout(self) -> tuple[list[Event], list[tuple[int, str]]]:
         hand = self._hand()
@@ -276,7 +317,12 @@ class StudFamily(GameFamily):
                 return [ActionOption(k, False, "you folded this hand") for k in kinds]
             if hand.stacks[p] == 0:
                 return [ActionOption(k, False, "you are all in this hand") for k in kinds]
-        return self._legal_actions(hand, seat)
+        return self._with_big_bet(hand, seat)
+
+    def _with_big_bet(self, hand: StudHand, seat: int) -> list[ActionOption]:
+        opts = self._legal_actions(hand, seat)
+        big = None if hand.is_over else self._big_bet(hand, seat)
+        return opts if big is None else [*opts, big]
 
     def public_options(self) -> tuple[ActionOption, ...]:
         hand = self.engine
@@ -285,7 +331,7 @@ class StudFamily(GameFamily):
         to_act = hand.to_act()
         if not to_act:
             return ()
-        return tuple(self._legal_actions(hand, next(iter(to_act))))
+        return tuple(self._with_big_bet(hand, next(iter(to_act))))
 
     def finish(self, names: NameOf) -> HandEnd:
         hand = self._hand()

@@ -211,17 +211,38 @@ async def test_stud_pair_showing_on_4th_allows_the_big_bet_through_the_service(
             await svc.act(tid, uid, kind)
         view = await svc.view(tid)
         assert view.phase == "4th street" and view.to_act_user_ids == {ALICE}
+        big = next(o for o in view.public_actions if o.kind == "big_bet")
+        plain = next(o for o in view.public_actions if o.kind == "bet")
+        assert (big.allowed, big.to, plain.to) == (True, 20, 10)
         before = view.version
         with pytest.raises(IllegalAction, match="fixed limit allows 10 or 20"):
             await svc.act(tid, ALICE, "bet", amount=15)
         assert (await svc.view(tid)).version == before  # refused: nothing changed
-        await svc.act(tid, ALICE, "bet", amount=20)
+        await svc.act(tid, ALICE, "big_bet", version=before)  # the table message's button
         view = await svc.view(tid)
-        assert view.seat_of(ALICE) is not None and view.seat_of(ALICE).bet == 20  # type: ignore[union-attr]
+        alice = view.seat_of(ALICE)
+        assert alice is not None and alice.bet == 20
+        assert not any(o.kind == "big_bet" for o in view.public_actions)  # raises are big now
         raise_option = next(o for o in view.public_actions if o.kind == "raise")
         assert raise_option.to == 40  # once the big bet is made, raises are big
     finally:
         await svc.stop_service()
+
+
+async def test_stud_big_bet_without_a_pair_showing_is_refused_and_changes_nothing(
+    hi_lo: tuple[TableService, int],
+) -> None:
+    svc, tid = hi_lo
+    await svc.start(tid, ALICE)
+    for uid, kind in ((BOB, "bring_in"), (CAROL, "call"), (ALICE, "call")):
+        await svc.act(tid, uid, kind)
+    view = await svc.view(tid)
+    assert view.phase == "4th street" and view.to_act_user_ids == {ALICE}  # K♦ Q♠ opens
+    assert not any(o.kind == "big_bet" for o in view.public_actions)
+    with pytest.raises(IllegalAction, match="only allowed on 4th street when a pair shows"):
+        await svc.act(tid, ALICE, "big_bet")
+    after = await svc.view(tid)
+    assert (after.version, after.pot, after.to_act_user_ids) == (view.version, 21, {ALICE})
 
 
 async def test_stud_table_survives_a_restart_mid_hand(
