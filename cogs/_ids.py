@@ -30,7 +30,17 @@ MAX_CUSTOM_ID = 100
 TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand")
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
-RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+RAZZ_ACTIONS: tuple[str, ...] = (
+    "bring_in",
+    "complete",
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "big_bet",  # Stud: a pair showing on 4th street allows the big bet (RULES 8.2)
+)
+"""The stud games' betting buttons (Razz, Stud, Stud Hi-Lo), on the table message."""
 ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
 
 _ID = r"[1-9][0-9]{0,19}"

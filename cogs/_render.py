@@ -79,6 +79,7 @@ BUTTON_LABELS: dict[str, str] = {
     "call": "Call",
     "bet": "Bet",
     "raise": "Raise",
+    "big_bet": "Big bet",
 }
 COLOURS = {
     "open": discord.Colour.blurple(),
@@ -330,6 +331,8 @@ def table_components(view: TableView) -> discord.ui.View:
         options = {o.kind: o for o in view.public_actions}
         for i, kind in enumerate(RAZZ_ACTIONS):
             option = options.get(kind)
+            if kind == "big_bet" and option is None:
+                continue  # only offered when a pair shows on 4th street (Stud)
             style = discord.ButtonStyle.danger if kind == "fold" else discord.ButtonStyle.primary
             ui.add_item(
                 _button(
@@ -352,7 +355,7 @@ def option_note(option: ActionOption) -> str:
         return f"{label}: {option.reason or 'not now'}"
     if option.kind == "discard":
         return "Discard one card: pick it in the menu below"
-    if option.kind in ("complete", "raise") and option.to:
+    if option.kind in ("complete", "raise", "big_bet") and option.to:
         return f"{label} to {format_chips(option.to)}"
     if option.kind in ("bring_in", "bet", "call") and option.amount:
         return f"{label} {format_chips(option.amount)}"
