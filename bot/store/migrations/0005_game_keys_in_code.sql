@@ -1,4 +1,4 @@
--- 0004: the games a table may play are the code's list (bot/store/models.py GAMES, checked
+-- 0005: the games a table may play are the code's list (bot/store/models.py GAMES, checked
 -- by create_table), no longer a CHECK listing 'zoot', 'wheelers', 'razz': issue 13 adds
 -- Stud (and more games), and each new game would otherwise rebuild `tables`. A rebuild is
 -- what SQLite asks for to change a CHECK, but `tables` is the parent of six foreign keys,
@@ -20,9 +20,9 @@ WHERE type = 'table' AND name = 'tables';
 
 PRAGMA writable_schema = RESET;
 
-CREATE TABLE migration_0004_check (edited INTEGER NOT NULL CHECK (edited = 1)) STRICT;
-INSERT INTO migration_0004_check (edited)
+CREATE TABLE migration_0005_check (edited INTEGER NOT NULL CHECK (edited = 1)) STRICT;
+INSERT INTO migration_0005_check (edited)
 SELECT NOT EXISTS (
     SELECT 1 FROM sqlite_schema WHERE name = 'tables' AND sql LIKE '%CHECK (game IN (%'
 );
-DROP TABLE migration_0004_check;
+DROP TABLE migration_0005_check;
