@@ -44,6 +44,7 @@ import discord
 from bot.render.images import render_hand, render_showdown
 from bot.render.pool import render
 from bot.tables.errors import NotSeated, TableClosed
+from bot.tables.stud import STUD_GAMES
 from cogs._coalesce import Coalescer
 from cogs._delivery import (
     DM_CLOSED,
@@ -265,7 +266,8 @@ class TablePublisher:
             shown.hand_number,
             shown.phase,
         ) and view.to_act_user_ids < shown.to_act_user_ids
-        return TABLE_SETTLE if counting and view.game != "razz" else 0.0
+        # a secret guts window only; in the stud games every action passes the turn
+        return TABLE_SETTLE if counting and view.game not in STUD_GAMES else 0.0
 
     def _refresh_table(
         self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0

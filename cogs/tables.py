@@ -1,5 +1,6 @@
-"""Tables in channels: ``/zoot``, ``/wheelers``, ``/razz``, ``/table``, ``/hand``, the
-table message's buttons, the hand DMs, and the TableService subscriber.
+"""Tables in channels: ``/zoot``, ``/wheelers``, ``/razz`` (``/stud`` in the mixin
+:mod:`cogs._stud_commands`), ``/table``, ``/hand``, the table message's buttons, the hand
+DMs, and the TableService subscriber.
 
 No game rule lives here: every action goes to :class:`~bot.tables.service.TableService`,
 which checks it, applies it under the table's lock and publishes the result. This cog only
@@ -52,6 +53,7 @@ from cogs._render import (
     table_embed,
     window_token,
 )
+from cogs._stud_commands import StudCommands
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -89,7 +91,7 @@ def _options(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-class TablesCog(TablePublisher, commands.Cog, name="Tables"):
+class TablesCog(TablePublisher, StudCommands, commands.Cog, name="Tables"):
     table = app_commands.Group(
         name="table", description="The table in this channel", guild_only=True
     )
@@ -335,7 +337,7 @@ class TablesCog(TablePublisher, commands.Cog, name="Tables"):
         view = await self.service.table_in_channel(interaction.channel_id)
         if view is None:
             raise GameError(
-                "There is no table in this channel: open one with /zoot, /wheelers or /razz."
+                "There is no table in this channel: open one with /zoot, /wheelers, /razz or /stud."
             )
         return view
 
