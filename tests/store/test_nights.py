@@ -268,7 +268,7 @@ async def test_migration_4_keeps_the_ledger_rows_and_learns_settle(db_path: Path
         raw.close()
     store = await Store.open(db_path)
     try:
-        assert store.applied == (4,)
+        assert store.applied[0] == 4  # (and any later migration)
         async with store.read() as tx:
             assert await tx.entries(guild_id=GUILD) == before
         with pytest.raises(Exception, match="append-only"):
