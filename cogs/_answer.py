@@ -70,6 +70,7 @@ PUBLIC_COMMANDS = frozenset(
         "zoot",
         "wheelers",
         "razz",
+        "stud",
         "holdem",
         "omaha",
         "leaderboard",

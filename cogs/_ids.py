@@ -30,10 +30,20 @@ MAX_CUSTOM_ID = 100
 TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand", "resume")
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
-RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
+RAZZ_ACTIONS: tuple[str, ...] = (
+    "bring_in",
+    "complete",
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "big_bet",  # Stud: a pair showing on 4th street allows the big bet (RULES 8.2)
+)
+"""The stud games' betting buttons (Razz, Stud, Stud Hi-Lo), on the table message."""
 FLOP_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
-"""Hold'em and Omaha: the betting buttons (a subset of Razz's; a no-limit or pot-limit bet's
-amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
+"""Hold'em and Omaha: the betting buttons (a subset of the stud games'; a no-limit or
+pot-limit bet's amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
 ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
 
 _ID = r"[1-9][0-9]{0,19}"
@@ -111,7 +121,7 @@ def parse_custom_id(text: str) -> CustomId:
 #   of one message never share an id);
 # - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
 
-LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "holdem", "omaha")
+LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "stud", "holdem", "omaha")
 LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")
 _SEASON = r"[1-9][0-9]{0,9}"
 _PAGE = r"0|[1-9][0-9]{0,5}"

@@ -271,6 +271,7 @@ class TablePublisher:
             shown.hand_number,
             shown.phase,
         ) and view.to_act_user_ids < shown.to_act_user_ids
+        # a secret guts window only; in the betting games every action passes the turn
         return TABLE_SETTLE if counting and view.game in ("zoot", "wheelers") else 0.0
 
     def _refresh_table(

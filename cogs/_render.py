@@ -2,7 +2,8 @@
 
 - the **table message** (public): game, house rules, seats, pot, whose turn, countdown,
   public cards and recent events, with **Join**, **Leave**, **Start**, **My hand** and, for
-  Razz, the betting buttons enabled from ``TableView.public_actions``;
+  the stud games (Razz, Stud, Stud Hi-Lo), the betting buttons enabled from
+  ``TableView.public_actions``;
 - the **hand view** (a DM, or the ephemeral answer to **My hand**): the user's cards, hand
   name and strength, and the private controls (**Lay down**, **Play on**, the discard menu);
 - the **pictures** attached to them: the hand image of one PrivateView (its own user's cards
@@ -24,6 +25,7 @@ import discord
 
 from bot.engine.cards import Card, parse_card
 from bot.render.limits import FIELD_VALUE, fit_lines
+from bot.render.rulebook_stud import SPLIT_ROW
 from bot.render.text import (
     cards_text,
     clip,
@@ -32,7 +34,9 @@ from bot.render.text import (
     hand_name_text,
     plain_name,
     plural,
+    shown_hand_name,
 )
+from bot.tables.stud import STUD_GAMES
 from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 
@@ -44,13 +48,30 @@ GAME_TITLES = {
     "zoot": "Zoot",
     "wheelers": "Wheelers",
     "razz": "Razz",
+    "stud": "Stud",
     "holdem": "Hold'em",
     "omaha": "Omaha",
 }
+STUD_TITLES = {"high": "Seven-card Stud", "hi-lo": "Stud Hi-Lo"}
 FLOP_GAMES = ("holdem", "omaha")
 """Games with a board of community cards (Hold'em, Omaha)."""
-TABLE_ACTIONS_OF = {"razz": RAZZ_ACTIONS, "holdem": FLOP_ACTIONS, "omaha": FLOP_ACTIONS}
+TABLE_ACTIONS_OF = {
+    "razz": RAZZ_ACTIONS,
+    "stud": RAZZ_ACTIONS,
+    "holdem": FLOP_ACTIONS,
+    "omaha": FLOP_ACTIONS,
+}
 """The games played with betting buttons on the table message, and their buttons."""
+
+
+def game_title(view: TableView) -> str:
+    """The game's name on the table message: a stud table says which split it plays."""
+    if view.game == "stud":
+        split = next((v for n, v, _ in view.rules if n == SPLIT_ROW[0]), "high")
+        return STUD_TITLES.get(split, "Stud")
+    return GAME_TITLES.get(view.game, view.game)
+
+
 STATUS_WORDS = {
     "waiting": "waiting",
     "playing": "",
@@ -75,6 +96,7 @@ BUTTON_LABELS: dict[str, str] = {
     "call": "Call",
     "bet": "Bet",
     "raise": "Raise",
+    "big_bet": "Big bet",
 }
 COLOURS = {
     "open": discord.Colour.blurple(),
@@ -167,7 +189,7 @@ def _plain(text: str) -> str:
 def _choice_count(view: TableView) -> str | None:
     """Zoot/Wheelers: how many of the players in the hand have made this round's choice,
     never who chose what ("2 of 3 have chosen")."""
-    if view.game == "razz" or view.status != "running":
+    if view.game in STUD_GAMES or view.status != "running":
         return None
     if view.phase.startswith("lay-down window"):
         done = "have chosen"
@@ -194,6 +216,8 @@ _RULE_WORDS: dict[tuple[str, str], str] = {
     ("showdown_reveal", "all"): "Showdown: **every hand is shown**",
     ("showdown_reveal", "winners"): "Showdown: **a losing hand may be mucked**",
     ("bb_ante", "on"): "The big blind posts **one ante for the table**",
+    ("split", "high"): "Split: **high only**, the best high hand wins",
+    ("split", "hi-lo"): "Split: **high-low**, eight or better for low",
 }
 _RULE_LABELS: dict[str, str] = {
     "ante": "Ante",
@@ -229,7 +253,7 @@ def house_rule_line(name: str, value: str) -> str:
 
 
 def table_embed(view: TableView) -> discord.Embed:
-    title = f"{GAME_TITLES.get(view.game, view.game)} — table #{view.table_id}"
+    title = f"{game_title(view)} — table #{view.table_id}"
     if view.practice:
         title += " (practice)"
     head = f"**{view.phase}**"
@@ -334,6 +358,8 @@ def table_components(view: TableView) -> discord.ui.View:
         options = {o.kind: o for o in view.public_actions}
         for i, kind in enumerate(kinds):
             option = options.get(kind)
+            if kind == "big_bet" and option is None:
+                continue  # only offered when a pair shows on 4th street (Stud)
             style = discord.ButtonStyle.danger if kind == "fold" else discord.ButtonStyle.primary
             ui.add_item(
                 _button(
@@ -360,7 +386,7 @@ def option_note(option: ActionOption) -> str:
         # no-limit, pot-limit: the button asks how much
         to = " to" if option.kind == "raise" else ""
         return f"{label}{to} {format_chips(option.to)} – {format_chips(option.most)}"
-    if option.kind in ("complete", "raise") and option.to:
+    if option.kind in ("complete", "raise", "big_bet") and option.to:
         return f"{label} to {format_chips(option.to)}"
     if option.kind in ("bring_in", "bet", "call") and option.amount:
         return f"{label} {format_chips(option.amount)}"
@@ -469,7 +495,7 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     title = f"Your hand — {GAME_TITLES.get(pv.game, pv.game)} table #{pv.table_id}"
     colour = discord.Colour.dark_grey() if closed else discord.Colour.dark_teal()
     embed = discord.Embed(title=title, colour=colour)
-    if pv.game == "razz":
+    if pv.game in STUD_GAMES:
         embed.add_field(name="Down (only you)", value=cards_text(pv.down_cards) or "—")
         embed.add_field(name="Up (everyone)", value=cards_text(pv.up_cards) or "—")
     elif pv.game in FLOP_GAMES:
@@ -555,9 +581,9 @@ class HandPicture:
 
 def hand_picture(pv: PrivateView) -> HandPicture | None:
     """The picture of ``pv``'s hand (None: no cards dealt). Only ever the cards of the
-    PrivateView's own user: Razz down cards then up cards, labelled which are which."""
+    PrivateView's own user: stud down cards then up cards, labelled which are which."""
     title = GAME_TITLES.get(pv.game, pv.game)
-    if pv.game == "razz":
+    if pv.game in STUD_GAMES:
         if not pv.down_cards and not pv.up_cards:
             return None
         label = (
@@ -581,7 +607,7 @@ class ShowdownPicture:
 
 def showdown_picture(published: Published) -> ShowdownPicture | None:
     """The showdown of a published hand end, read from its public events only (Zoot and
-    Wheelers: ``showdown`` and ``game_over``; Razz: ``show`` and ``award``). None when no
+    Wheelers: ``showdown`` and ``game_over``; the stud games: ``show`` and ``award``). None when no
     hand was shown (everyone folded, or nobody laid down)."""
     names = {s.seat: plain_name(s.name) for s in published.view.seats}
     shown: dict[int, tuple[tuple[Card, ...], str]] = {}
@@ -596,10 +622,7 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
                 shown[int(seat)] = (cards, hand_name_text(str(hand["name"])))
         elif event.kind == "show":
             cards = tuple(parse_card(c) for c in data["cards"])
-            named = str(data.get("low", ""))
-            if "high" in data:  # Hold'em, Omaha (hi-lo: both halves' hands)
-                named = str(data["high"]) + (f"; low {named}" if "low" in data else "")
-            shown[int(data["seat"])] = (cards, hand_name_text(named))
+            shown[int(data["seat"])] = (cards, hand_name_text(shown_hand_name(data)))
         elif event.kind == "game_over":
             result = data.get("result", {})
             won.update(int(s) for s, amount in dict(result.get("awards", {})).items() if amount)

@@ -63,6 +63,7 @@ GAME_NAMES = {
     "zoot": "Zoot",
     "wheelers": "Wheelers",
     "razz": "Razz",
+    "stud": "Stud",
     "holdem": "Hold'em",
     "omaha": "Omaha",
 }

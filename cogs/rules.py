@@ -1,4 +1,4 @@
-"""``/rules zoot|wheelers|razz|holdem|omaha`` (procedure, ranking, the gaps, house rules) and
+"""``/rules zoot|wheelers|razz|stud|holdem|omaha`` (procedure, ranking, the gaps, house rules) and
 ``/rules compare``.
 
 The texts are the rule book's (:mod:`bot.render.rulebook`, from which docs/rules.md is
@@ -73,10 +73,31 @@ def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
     return embed
 
 
+#: ``/rules compare`` choices beyond the games' own rankings: Stud Hi-Lo ranks both halves.
+COMPARE_EXTRA = {"stud8": "Stud Hi-Lo"}
+
+
+def _hi_lo_text(hands: list[dict[str, Any]]) -> str:
+    """Stud Hi-Lo: the low half's order, and who takes which half (RULES 8.8, 8.9)."""
+    lows = sorted((h for h in hands if h["low"] is not None), key=lambda h: h["low_place"])
+    lines = [
+        f"Low {PLACE.get(h['low_place'], str(h['low_place']) + '.')}"
+        f" `{cards_text(parse_cards(h['cards']))}`: {hand_name_text(h['low'])}"
+        for h in lows
+    ]
+    if not lows:
+        return "No hand has an eight-or-better low: the high hand would take the whole pot."
+    best = [h for h in lows if h["low_place"] == 1]
+    who = "Tie for low: the low half is shared." if len(best) > 1 else "The best low takes half."
+    return "\n".join([*lines, who])
+
+
 def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str:
     """Which of the hands wins and why; raises a HomeGameError naming the bad input."""
     hands = [h.strip() for h in hands_text.replace(";", "|").split("|") if h.strip()]
-    result = compare_group(game, hands, wraparound=wraparound)
+    split = "hi-lo" if game == "stud8" else "high"
+    game = "stud" if game == "stud8" else game
+    result = compare_group(game, hands, wraparound=wraparound, split=split)
     ranked = sorted(result["hands"], key=lambda h: h["place"])
     for h in ranked:
         h["name"] = hand_name_text(h["name"])  # a ten reads 10, as on the cards
@@ -102,6 +123,8 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
             why = f"Lowest wins: {winners[0]['name']} is lower than {second['name']}."
         else:
             why = f"{winners[0]['name']} outranks {second['name']}."
+    if split == "hi-lo":
+        why = f"{why}\n\n{_hi_lo_text(result['hands'])}"
     return "\n".join([*lines, "", why])
 
 
@@ -140,6 +163,12 @@ class RulesCog(commands.Cog, name="Rules"):
     async def razz(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "razz")
 
+    @rules.command(
+        name="stud", description="Seven-card Stud and Stud Hi-Lo: stakes, splits, house rules"
+    )
+    async def stud(self, interaction: discord.Interaction) -> None:
+        await self._show(interaction, "stud")
+
     @rules.command(name="holdem", description="Texas Hold'em: blinds, betting, side pots")
     async def holdem(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "holdem")
@@ -156,7 +185,10 @@ class RulesCog(commands.Cog, name="Rules"):
         wraparound="Wheelers only: straights may turn the corner (K-A-2)",
     )
     @app_commands.choices(
-        game=[app_commands.Choice(name=t, value=g) for g, t in GAME_TITLES.items()]
+        game=[
+            app_commands.Choice(name=t, value=g)
+            for g, t in {**GAME_TITLES, **COMPARE_EXTRA}.items()
+        ]
     )
     async def compare(
         self,

@@ -1,6 +1,7 @@
 """Tables in channels: ``/zoot``, ``/wheelers``, ``/razz``, ``/table``, ``/hand``, the
-table message's buttons, the hand DMs, and the TableService subscriber (``/holdem``,
-``/omaha`` and their Bet/Raise amounts: :mod:`cogs._flop`).
+table message's buttons, the hand DMs, and the TableService subscriber (``/stud``:
+:mod:`cogs._stud_commands`; ``/holdem``, ``/omaha`` and their Bet/Raise amounts:
+:mod:`cogs._flop`).
 
 No game rule lives here: every action goes to :class:`~bot.tables.service.TableService`,
 which checks it, applies it under the table's lock and publishes the result. This cog only
@@ -54,6 +55,7 @@ from cogs._render import (
     table_embed,
     window_token,
 )
+from cogs._stud_commands import StudCommands
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -91,7 +93,7 @@ def _options(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-class TablesCog(FlopTables, TablePublisher, commands.Cog, name="Tables"):
+class TablesCog(FlopTables, TablePublisher, StudCommands, commands.Cog, name="Tables"):
     table = app_commands.Group(
         name="table", description="The table in this channel", guild_only=True
     )
@@ -338,7 +340,7 @@ class TablesCog(FlopTables, TablePublisher, commands.Cog, name="Tables"):
         if view is None:
             raise GameError(
                 "There is no table in this channel: open one with /zoot, /wheelers, /razz,"
-                " /holdem or /omaha."
+                " /stud, /holdem or /omaha."
             )
         return view
 

@@ -53,6 +53,29 @@ def test_compare_razz_rule_4_11_strength_null(capsys) -> None:
     assert hands[1]["name"] == "T-9-7-5-4" and hands[1]["strength"] is None
 
 
+def test_compare_stud_high_best_five_of_seven_straight_over_two_pair(capsys) -> None:
+    status, out, _ = run(["stud", "Kc Ks 9d 9h 2c 3d 7s", "6c 5d 4h 3s 2h Kd Qd"], capsys)
+    hands = json.loads(out)["hands"]
+    assert status == 0
+    assert [h["place"] for h in hands] == [2, 1]
+    assert hands[1]["name"] == "straight, six high"
+    assert set(hands[0]) == {"cards", "place", "name", "strength"}  # no low: split high
+
+
+def test_compare_stud_hi_lo_ranks_each_half_ties_share_the_low_place(capsys) -> None:
+    hands_text = ["Kc Ks Kd Qs Qd 9h 9c", "Ac 2c 3d 5h 7s 8d Jd", "Ad 2d 3h 5c 7c Jc Qh"]
+    status, out, _ = run(["stud", *hands_text, "--split", "hi-lo"], capsys)
+    hands = json.loads(out)["hands"]
+    assert status == 0
+    assert [h["place"] for h in hands] == [1, 3, 2]
+    assert [h["low"] for h in hands] == [None, "7-5-3-2-A", "7-5-3-2-A"]
+    assert [h["low_place"] for h in hands] == [None, 1, 1]
+    status, _, err = run(["razz", "--split", "hi-lo", "As 2s 3d 4s 5s"], capsys)
+    assert status == 2 and "--split applies to stud only" in err
+    status, _, err = run(["stud", "As 2s 3d 4s 5s", "--split", "low"], capsys)
+    assert status == 2 and "--split must be high or hi-lo" in err
+
+
 @pytest.mark.parametrize(
     ("args", "token"),
     [

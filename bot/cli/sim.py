@@ -21,7 +21,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="simulate hands with computer players through the table service",
         description=__doc__,
     )
-    parser.add_argument("game", choices=("zoot", "wheelers", "razz", "holdem", "omaha"))
+    parser.add_argument("game", choices=("zoot", "wheelers", "razz", "stud", "holdem", "omaha"))
+    parser.add_argument(
+        "--split",
+        choices=("high", "hi-lo"),
+        default=None,
+        help="stud and omaha: high (the default) or hi-lo (eight or better)",
+    )
+    parser.add_argument(
+        "--betting",
+        choices=("no-limit", "pot-limit", "fixed-limit"),
+        default=None,
+        help="holdem and omaha: the betting structure (default no-limit Hold'em, pot-limit Omaha)",
+    )
     parser.add_argument("--players", type=int, default=4, help="computer players (default 4)")
     parser.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=None, help="seed of every shuffle and choice")
@@ -45,6 +57,17 @@ def _sim(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
         return 2
+    if args.split is not None and args.game not in ("stud", "omaha"):
+        print("error: --split applies to stud and omaha only", file=sys.stderr)
+        return 2
+    if args.betting is not None and args.game not in ("holdem", "omaha"):
+        print("error: --betting applies to holdem and omaha only", file=sys.stderr)
+        return 2
+    options = {
+        name: value
+        for name, value in (("split", args.split), ("betting", args.betting))
+        if value is not None
+    }
     if args.hands < 0:
         print("error: --hands cannot be negative", file=sys.stderr)
         return 2
@@ -72,6 +95,7 @@ def _sim(args: argparse.Namespace) -> int:
                     history_dir=None if args.history_dir is None else Path(args.history_dir),
                     resume=args.resume,
                     progress=Progress(args.hands),
+                    options=options or None,
                 )
             )
         except HomeGameError as exc:

@@ -18,6 +18,7 @@ from typing import Any
 from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidCard
 from bot.engine.events import Event
+from bot.render.text import shown_hand_name
 
 HIDDEN = "??"
 _CARD = r"(?:[2-9TJQKA][cdhs])"
@@ -225,12 +226,7 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
             text += " (timed out)"
         return text
     if k == "show":
-        named = (
-            d["high"] + (f"; low {d['low']}" if "low" in d else "")
-            if "high" in d
-            else d.get("low", "")
-        )
-        return f"{who} shows {_pretty(d.get('cards', []))}: {named}"
+        return f"{who} shows {_pretty(d.get('cards', []))}: {shown_hand_name(d)}"
     if k == "muck":
         return f"{who} mucks"
     if k == "refund":

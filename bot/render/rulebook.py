@@ -18,14 +18,20 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop
-from bot.render.rule_parts import Part, Rule
+from bot.render import rulebook_flop, rulebook_stud
+from bot.render.rulebook_parts import Part, Rule
 
-__all__ = ["Part", "Rule"]  # the parts' types live in rule_parts (each game's module uses them)
+__all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
 
 DOC_PATH = "docs/rules.md"
-GAMES = ("zoot", "wheelers", "razz", *rulebook_flop.GAMES)
-GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz", **rulebook_flop.TITLES}
+GAMES = ("zoot", "wheelers", "razz", rulebook_stud.GAME, *rulebook_flop.GAMES)
+GAME_TITLES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    rulebook_stud.GAME: rulebook_stud.TITLE,
+    **rulebook_flop.TITLES,
+}
 
 
 def cite(number: str) -> str:
@@ -269,6 +275,7 @@ PARTS: dict[str, tuple[Part, ...]] = {
     "zoot": (GUTS_PROCEDURE, ZOOT_RANKING, GUTS_SILENT),
     "wheelers": (GUTS_PROCEDURE, WHEELERS_RANKING, GUTS_SILENT),
     "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
+    rulebook_stud.GAME: rulebook_stud.PARTS,
     **rulebook_flop.PARTS,
 }
 
@@ -297,6 +304,8 @@ CHIPS = Part(
 def house_rules(game: str) -> list[tuple[str, str, str]]:
     """(name, default, meaning) of each house rule of ``game`` (the engines' own rows;
     ``game`` itself is the command chosen, not a house rule)."""
+    if game == rulebook_stud.GAME:
+        return rulebook_stud.house_rules()
     if game in rulebook_flop.GAMES:
         return rulebook_flop.house_rules(game)
     model = RazzRules() if game == "razz" else GutsRules(game=game)
@@ -336,6 +345,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
     ("5", "Chips", (CHIPS,), ()),
     *rulebook_flop.SECTIONS,
+    (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),
 )
 
 

@@ -7,7 +7,7 @@ those are silent). :mod:`bot.render.rulebook` includes them in the book.
 from __future__ import annotations
 
 from bot.engine.flop.rules import FlopRules
-from bot.render.rule_parts import Part, Rule
+from bot.render.rulebook_parts import Part, Rule
 
 GAMES = ("holdem", "omaha")
 TITLES = {"holdem": "Hold'em", "omaha": "Omaha"}

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.engine.cards import Card
 
@@ -191,3 +192,21 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     ('1 hand', '0 hands', '1,500 chips')
     """
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def shown_hand_name(shown: Mapping[str, Any]) -> str:
+    """The name of a hand shown in a stud game (a ``show`` event's data or a result's
+    ``shown`` entry), from the parts it has: Razz its low, Stud its high, Hi-Lo both halves.
+
+    >>> shown_hand_name({"low": "8-6-4-2-A"})
+    '8-6-4-2-A'
+    >>> shown_hand_name({"high": "pair of sixes", "low": None})
+    'pair of sixes; no low'
+    """
+    if "high" not in shown:
+        return str(shown.get("low", ""))
+    high = str(shown["high"])
+    if "low" not in shown:
+        return high
+    low = shown["low"]
+    return f"{high}; " + ("no low" if low is None else f"low {low}")

@@ -10,7 +10,7 @@ AccountKind = Literal["house", "player", "pot"]
 TableStatus = Literal["open", "running", "paused", "closed"]
 HandStatus = Literal["running", "finished", "voided"]
 
-GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha"})
+GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha", "stud"})
 TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
 LEDGER_KINDS: frozenset[str] = frozenset(
     {

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.engine.errors import IllegalAction
 from bot.store import AuditReport, Store
@@ -151,8 +151,8 @@ async def play_hands(
 
 
 async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> list[Path]:
-    """Each finished hand's history: ``table<T>-hand<N>.phh`` (PHH: Razz, Hold'em, Omaha) or
-    ``.toml`` (Zoot, Wheelers)."""
+    """Each finished hand's history: ``table<T>-hand<N>.toml`` (Zoot, Wheelers) or
+    ``.phh`` (the poker games' PHH: Razz, Stud, Hold'em, Omaha)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     async with store.read() as tx:
@@ -177,7 +177,9 @@ async def run_sim(
     history_dir: Path | None = None,
     resume: bool = False,
     progress: Progress | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> SimReport:
+    """``options``: the table's options beyond the league defaults (``split`` for stud)."""
     master = random.Random(seed)
     report = SimReport(game=game)
     store = await Store.open(db)
@@ -207,7 +209,7 @@ async def run_sim(
             if resume and table_ids:
                 tid = table_ids[0]
             else:
-                tid = await _new_table(service, store, game, players, master)
+                tid = await _new_table(service, store, game, players, master, options)
                 table_ids.append(tid)
             done, n, stopped = await play_hands(
                 service, tid, hands, on_hand=None if progress is None else progress.update
@@ -235,7 +237,12 @@ async def run_sim(
 
 
 async def _new_table(
-    service: TableService, store: Store, game: str, players: int, rng: random.Random
+    service: TableService,
+    store: Store,
+    game: str,
+    players: int,
+    rng: random.Random,
+    options: Mapping[str, Any] | None = None,
 ) -> int:
     async with store.read() as tx:
         while True:
@@ -248,6 +255,7 @@ async def _new_table(
         host_id=-1,
         host_name="Computer 1",
         game=game,
+        options=options,
         computers=0,
         seat_host=False,
     )

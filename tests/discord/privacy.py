@@ -29,6 +29,7 @@ from typing import Any
 from bot.app import PublishRelay
 from bot.engine.cards import CARDS, Card, parse_card
 from bot.tables.errors import NotSeated, TableClosed
+from bot.tables.stud import STUD_GAMES
 from bot.tables.views import Published
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.fake_model import MessageVersion, walk_components
@@ -84,14 +85,15 @@ class PrivacyRecorder(PublishRelay):
                     pv = await self.service.private_view(tid, uid)
                 except (NotSeated, TableClosed):
                     continue
-                cards = frozenset(pv.down_cards if pv.game == "razz" else pv.cards)
+                # the stud games' up cards are public; only the down cards are hidden
+                cards = frozenset(pv.down_cards if pv.game in STUD_GAMES else pv.cards)
                 hidden[uid] = cards
                 self.held.setdefault((tid, number, uid), set()).update(cards)
         self.states.append(HiddenState(self.clock(), tid, number, over, hidden))
 
 
 def _shown_cards(kind: str, data: Mapping[str, Any]) -> set[Card]:
-    if kind == "show":  # razz
+    if kind == "show":  # the stud games
         return {parse_card(c) for c in data.get("cards", ())}
     if kind == "showdown":  # guts
         return {parse_card(c) for h in data.get("hands", {}).values() for c in h["cards"]}

@@ -31,10 +31,12 @@ async def table_bot(
     clock: Callable[[], float] = time.time,
     relay: PublishRelay | None = None,
     computer_delay: float = 0.01,
+    rng_factory: Callable[[], random.Random] | None = None,
 ) -> AsyncIterator[HomeGameBot]:
     """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
     close the bot, stop the service and close the store, as ``python -m bot run`` does.
-    ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder.
+    ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder;
+    ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default.
     On a clean exit, every interaction answered so far was acknowledged within 3 s."""
     store = await Store.open(world.db_path)
     seeds = random.Random(seed)
@@ -42,7 +44,7 @@ async def table_bot(
     service = TableService(
         store,
         clock=clock,
-        rng_factory=lambda: random.Random(seeds.random()),
+        rng_factory=rng_factory or (lambda: random.Random(seeds.random())),
         subscriber=relay,
         autostart_delay=autostart_delay,
         computer_delay=computer_delay,

@@ -1,6 +1,6 @@
-"""The public sentences of a hand's end (bot/tables/games.py): card codes the engines write
-are shown as they are, without a parse; any other card text is still read by parse_card,
-so the sentence is the same either way."""
+"""The public sentences of a hand's end (bot/tables/games.py, bot/tables/stud.py): card
+codes the engines write are shown as they are, without a parse; any other card text is
+still read by parse_card, so the sentence is the same either way."""
 
 from __future__ import annotations
 
@@ -13,20 +13,21 @@ from bot.engine.errors import InvalidCard
 from bot.engine.events import Event
 from bot.engine.hands import low_name
 from bot.render.text import cards_text, hand_name_text
-from bot.tables.games import RazzFamily, SeatShow, make_family
+from bot.tables.games import SeatShow, make_family
+from bot.tables.stud import StudFamily
 
 
 def _name(seat: int) -> str:
     return f"P{seat}"
 
 
-def _razz() -> RazzFamily:
+def _razz() -> StudFamily:
     fam = make_family("razz", {})
-    assert isinstance(fam, RazzFamily)
+    assert isinstance(fam, StudFamily)
     return fam
 
 
-def _play_to_showdown(fam: RazzFamily, seed: int) -> list[Event]:
+def _play_to_showdown(fam: StudFamily, seed: int) -> list[Event]:
     events = fam.start_hand({0: 1000, 1: 1000, 2: 1000}, frozenset(), random.Random(seed))
     while fam.hand_running:
         seat = min(fam.to_act())

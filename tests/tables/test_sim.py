@@ -63,3 +63,37 @@ def test_sim_cli_adds_tables_to_an_existing_db_and_resume_needs_one(tmp_path: Pa
     assert asyncio.run(count()) == 5
     assert main(["sim", "razz", "--resume", "--hands", "0", "--db", str(tmp_path / "no.db")]) == 2
     assert main(["sim", "razz", "--players", "1", "--hands", "1"]) == 2
+
+
+@pytest.mark.parametrize(("split", "variant"), [("high", "F7S"), ("hi-lo", "F7S/8")])
+async def test_stud_sim_histories_replay_in_pokerkit_to_recorded_stacks(
+    tmp_path: Path, split: str, variant: str
+) -> None:
+    out = tmp_path / "hist"
+    report = await run_sim(
+        game="stud",
+        players=5,
+        hands=25,
+        seed=43,
+        db=tmp_path / "s.db",
+        history_dir=out,
+        options={"split": split},
+    )
+    assert report.audit is not None and report.audit.ok
+    files = sorted(out.glob("*.phh"))
+    assert len(files) == report.hands == 25
+    for path in files:
+        assert f"variant = '{variant}'" in path.read_text()
+        with path.open("rb") as fp:
+            hh = pokerkit.HandHistory.load(fp)
+        state = list(hh)[-1]
+        assert list(state.stacks) == list(hh.finishing_stacks), path.name
+
+
+def test_sim_cli_stud_split_option_and_its_refusal(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "sim.db"
+    args = ["sim", "stud", "--split", "hi-lo", "--players", "3", "--hands", "3", "--db", str(db)]
+    assert main([*args, "--seed", "4"]) == 0
+    assert "game stud: 3 hand(s) played" in capsys.readouterr().out
+    assert main(["sim", "razz", "--split", "hi-lo", "--hands", "1"]) == 2
+    assert "--split applies to stud only" in capsys.readouterr().err

@@ -1,6 +1,8 @@
-"""The pieces of the rule book: a numbered :class:`Rule` and a :class:`Part` of a game's
-rules (bot/render/rulebook.py assembles them; each game family's rules module builds its
-parts from these, so none imports the book itself)."""
+"""The pieces a rule book is made of: a numbered :class:`Rule` and a titled :class:`Part`.
+
+Their own module so that each game's rule text (``rulebook_stud.py`` ...) and the book that
+gathers them (``rulebook.py``) both import them without importing each other.
+"""
 
 from __future__ import annotations
 
