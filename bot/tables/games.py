@@ -242,6 +242,27 @@ class GameFamily(ABC):
     def seat_left(self, seat: int) -> None:
         """A seat left the table between hands."""
 
+    # ---- mixed tables (bot/tables/mixed.py): the defaults are a one-game table's
+    def follow_deal(self, last_dealer: int | None) -> None:
+        """A mixed table turns to this game between hands: deal its next hand as if
+        ``last_dealer`` had dealt the hand before (the deal moves on clockwise)."""
+        raise InvalidConfig("games", f"{self.game} cannot be part of a mixed game")
+
+    def hand_game(self, stacks: Mapping[int, int], away: frozenset[int]) -> str:
+        """The game key of the hand :meth:`start_hand` deals next (the hand's row)."""
+        return self.game
+
+    def before_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], *, computers: frozenset[int]
+    ) -> float | None:
+        """The next hand is scheduled: seconds the table waits for a decision first (a
+        dealer's choice), or None for its usual pause."""
+        return None
+
+    def mixed(self) -> Any:
+        """What a mixed table shows of its games (:class:`bot.tables.mixed.MixedInfo`)."""
+        return None
+
 
 # ============================================================================ guts
 
@@ -256,6 +277,8 @@ class GutsFamily(GameFamily):
         self.engine: GutsGame | None = None
         self.next_setup: GutsSetup | None = None
         self.chosen: dict[int, str] = {}
+        self.deal_after: int | None = None
+        """A mixed table's last dealer before this game's first (see follow_deal)."""
 
     @classmethod
     def parse(
@@ -289,6 +312,7 @@ class GutsFamily(GameFamily):
             "engine": None if self.engine is None else self.engine.snapshot(),
             "next_setup": None if self.next_setup is None else self.next_setup.to_json(),
             "chosen": {str(s): c for s, c in self.chosen.items()},
+            "deal_after": self.deal_after,
         }
 
     def load(self, raw: Mapping[str, Any]) -> None:
@@ -297,6 +321,11 @@ class GutsFamily(GameFamily):
         nxt = raw.get("next_setup")
         self.next_setup = None if nxt is None else GutsSetup.from_json(nxt)
         self.chosen = {int(s): str(c) for s, c in raw.get("chosen", {}).items()}
+        self.deal_after = raw.get("deal_after")
+
+    def follow_deal(self, last_dealer: int | None) -> None:
+        self.next_setup = None
+        self.deal_after = last_dealer
 
     @property
     def hand_over(self) -> bool:
@@ -307,6 +336,9 @@ class GutsFamily(GameFamily):
         prev = self.next_setup
         if prev is None:
             dealer = seats[-1]  # the first seat sits on the dealer's left
+            if self.deal_after is not None:  # a mixed table's deal moves on clockwise
+                later = [s for s in seats if s > self.deal_after]
+                dealer = later[0] if later else seats[0]
             return GutsSetup(seats=seats, stacks=dict(stacks), dealer=dealer, away=away)
         if prev.dealer in seats:
             dealer = prev.dealer
@@ -661,6 +693,9 @@ class RazzFamily(GameFamily):
     def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
         return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
 
+    def follow_deal(self, last_dealer: int | None) -> None:
+        self.last_dealer = last_dealer
+
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         can = self._players(stacks, away)
         if len(can) < self.min_players:
@@ -900,6 +935,10 @@ class RazzFamily(GameFamily):
         return None
 
 
+MIXED_GAMES = ("horse", "dealers-choice")
+"""Tables whose game changes between hands (bot/tables/mixed.py)."""
+
+
 def make_family(
     game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
 ) -> GameFamily:
@@ -908,6 +947,10 @@ def make_family(
         return GutsFamily.parse(game, options, settings)
     if game == "razz":
         return RazzFamily.parse(game, options, settings)
+    if game in MIXED_GAMES:
+        from bot.tables.mixed import MixedFamily
+
+        return MixedFamily.parse(game, options, settings)
     raise InvalidConfig("game", f"unknown game {game!r}; one of zoot, wheelers, razz")
 
 
@@ -919,6 +962,10 @@ def load_family(
         fam: GameFamily = GutsFamily(GutsRules.parse(**dict(rules)))
     elif game == "razz":
         fam = RazzFamily(RazzRules.create(**dict(rules)))
+    elif game in MIXED_GAMES:
+        from bot.tables.mixed import MixedFamily
+
+        fam = MixedFamily.from_rules(game, rules)
     else:
         raise GameError(f"unknown game {game!r}")
     if session:

@@ -40,6 +40,7 @@ from bot.store import (
     Tx,
 )
 from bot.tables.chips import TableChips
+from bot.tables.choices import TableChoices
 from bot.tables.errors import (
     AlreadySeated,
     NoChips,
@@ -198,7 +199,7 @@ class Step:
     """Whether those balances let the next hand start."""
 
 
-class TableService(TableTimers, TableChips):
+class TableService(TableTimers, TableChips, TableChoices):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
     def __init__(
@@ -610,7 +611,7 @@ class TableService(TableTimers, TableChips):
             step.announcements.append(f"Waiting for players: {reason}")
             return False
         await self._flush(live, tx, step)
-        hand = await tx.begin_hand(live.id)
+        hand = await tx.begin_hand(live.id, game=live.family.hand_game(stacks, self._away(live)))
         live.hand_id = hand.id
         live.hand_number = hand.number
         live.paid, live.won = {}, {}
@@ -716,7 +717,10 @@ class TableService(TableTimers, TableChips):
         if reason is None:
             live.status = "running"
             live.pending = "next_hand"
-            live.deadline = self._deadline_in(live, self.autostart_delay)
+            # a decision before the hand (a dealer's choice) waits on the same timer
+            computers = frozenset(s for s, i in live.seats.items() if i.is_computer)
+            wait = live.family.before_hand(stacks, self._away(live), computers=computers)
+            live.deadline = self._deadline_in(live, self.autostart_delay if wait is None else wait)
         else:
             live.status = "open"
             live.pending = None
@@ -845,7 +849,7 @@ class TableService(TableTimers, TableChips):
             table_id=live.id,
             guild_id=live.guild_id,
             channel_id=live.channel_id,
-            game=live.game,
+            game=fam.game,  # a mixed table's: the game being played
             status=live.status,
             host_id=live.host_id,
             version=live.version,
@@ -862,6 +866,7 @@ class TableService(TableTimers, TableChips):
             community=fam.community(),
             recent=tuple(live.recent),
             result=live.result,
+            mixed=fam.mixed(),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -881,7 +886,7 @@ class TableService(TableTimers, TableChips):
             table_id=live.id,
             user_id=user_id,
             seat=info.seat_no,
-            game=live.game,
+            game=fam.game,
             version=live.version,
             cards=cards.cards,
             down_cards=cards.down,
