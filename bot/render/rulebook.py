@@ -14,36 +14,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
+from bot.render import rulebook_mixed
+from bot.render.rulebook_parts import Part, Rule
 
 DOC_PATH = "docs/rules.md"
 GAMES = ("zoot", "wheelers", "razz")
 GAME_TITLES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
+GAME_TITLES.update(rulebook_mixed.GAME_TITLES)
 
 
 def cite(number: str) -> str:
     """How a message names a rule: ``rules §4.2 in docs/rules.md``."""
     return f"rules §{number} in {DOC_PATH}"
-
-
-@dataclass(frozen=True)
-class Rule:
-    number: str
-    text: str
-    """Discord markdown, which is also Markdown: ``**bold**``, ``*italic*``, ``code``."""
-
-
-@dataclass(frozen=True)
-class Part:
-    title: str
-    rules: tuple[Rule, ...] = ()
-    intro: str = ""
-    table: str = ""
-    """A code block shown after the rules (the ranking tables)."""
 
 
 # ------------------------------------------------------------------ Zoot and Wheelers (§1)
@@ -282,6 +268,7 @@ PARTS: dict[str, tuple[Part, ...]] = {
     "zoot": (GUTS_PROCEDURE, ZOOT_RANKING, GUTS_SILENT),
     "wheelers": (GUTS_PROCEDURE, WHEELERS_RANKING, GUTS_SILENT),
     "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
+    **rulebook_mixed.PARTS,
 }
 
 CHIPS = Part(
@@ -309,6 +296,8 @@ CHIPS = Part(
 def house_rules(game: str) -> list[tuple[str, str, str]]:
     """(name, default, meaning) of each house rule of ``game`` (the engines' own rows;
     ``game`` itself is the command chosen, not a house rule)."""
+    if game in rulebook_mixed.PARTS:
+        return rulebook_mixed.house_rules(game)
     model = RazzRules() if game == "razz" else GutsRules(game=game)
     return [row for row in model.describe() if row[0] != "game"]
 
@@ -345,6 +334,12 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
     ("5", "Chips", (CHIPS,), ()),
+    (
+        rulebook_mixed.SECTION,
+        rulebook_mixed.HEADING,
+        rulebook_mixed.SECTION_PARTS,
+        tuple(rulebook_mixed.PARTS),
+    ),
 )
 
 
