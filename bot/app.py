@@ -140,6 +140,7 @@ class HomeGameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from cogs._items import DiscardSelect, TableButton
+        from cogs._mixed import GameSelect
         from cogs.league import HistorySelect, LeaderboardButton
 
         warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
@@ -152,7 +153,7 @@ class HomeGameBot(commands.AutoShardedBot):
             await self.load_extension(name)
         # Registered once for the whole process: any old button or select whose custom_id
         # matches a template is routed here, even from messages sent before a restart.
-        self.add_dynamic_items(TableButton, DiscardSelect)
+        self.add_dynamic_items(TableButton, DiscardSelect, GameSelect)
         self.add_dynamic_items(LeaderboardButton, HistorySelect)  # the league's, same way
         if self.service is not None:
             await self.service.start_service()

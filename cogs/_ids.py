@@ -31,7 +31,10 @@ TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand")
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
 RAZZ_ACTIONS: tuple[str, ...] = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
-ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
+MIXED_ACTIONS: tuple[str, ...] = ("pick_game",)
+"""The next dealer's game menu at a dealer's-choice table (cogs/_mixed.py)."""
+ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS
+_SELECTS = ("discard", "pick_game")
 
 _ID = r"[1-9][0-9]{0,19}"
 _VERSION = r"0|[1-9][0-9]{0,19}"
@@ -39,13 +42,17 @@ _ARG = r"[A-Za-z0-9_]{1,24}"
 
 BUTTON_TEMPLATE = (
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):"
-    rf"(?P<action>{'|'.join(a for a in ACTIONS if a != 'discard')})(?::(?P<arg>{_ARG}))?"
+    rf"(?P<action>{'|'.join(a for a in ACTIONS if a not in _SELECTS)})(?::(?P<arg>{_ARG}))?"
 )
 """What a Home Game button's custom_id looks like (``DynamicItem`` template)."""
 SELECT_TEMPLATE = (
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>discard)(?::(?P<arg>{_ARG}))?"
 )
 """What the discard select menu's custom_id looks like."""
+GAME_SELECT_TEMPLATE = (
+    rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>pick_game)(?::(?P<arg>{_ARG}))?"
+)
+"""What the dealer's-choice game menu's custom_id looks like."""
 
 _ANY = re.compile(
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>[a-z_]+)(?::(?P<arg>{_ARG}))?"

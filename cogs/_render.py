@@ -35,6 +35,8 @@ from bot.render.text import (
 )
 from cogs._ids import RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
+from cogs._mixed import add_game_select, mixed_lines
+from cogs._mixed import title as mixed_title
 
 if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
@@ -153,6 +155,10 @@ def _plain(text: str) -> str:
     return text.strip().replace("`", "ˋ").replace("\n", " ")
 
 
+def _picking(view: TableView) -> bool:
+    return view.mixed is not None and view.mixed.chooser is not None
+
+
 def _choice_count(view: TableView) -> str | None:
     """Zoot/Wheelers: how many of the players in the hand have made this round's choice,
     never who chose what ("2 of 3 have chosen")."""
@@ -215,7 +221,7 @@ def house_rule_line(name: str, value: str) -> str:
 
 
 def table_embed(view: TableView) -> discord.Embed:
-    title = f"{GAME_TITLES.get(view.game, view.game)} — table #{view.table_id}"
+    title = f"{mixed_title(view, GAME_TITLES.get(view.game, view.game))} — table #{view.table_id}"
     if view.practice:
         title += " (practice)"
     head = f"**{view.phase}**"
@@ -223,7 +229,7 @@ def table_embed(view: TableView) -> discord.Embed:
         head += f" · Game {view.hand_number} · pot **{format_chips(view.pot)}**"
     elif view.pot:
         head += f" · pot **{format_chips(view.pot)}**"
-    lines = [head]
+    lines = [head, *mixed_lines(view, countdown(view.deadline))]
     chosen = _choice_count(view)
     if chosen:
         lines.append(chosen)
@@ -233,7 +239,7 @@ def table_embed(view: TableView) -> discord.Embed:
             f"▶ To act: {who}"
             + (f" · time runs out {countdown(view.deadline)}" if view.deadline else "")
         )
-    elif view.deadline and view.status == "running":
+    elif view.deadline and view.status == "running" and not _picking(view):
         lines.append(f"Next game {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
@@ -309,6 +315,7 @@ def table_components(view: TableView) -> discord.ui.View:
         )
     )
     ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
+    add_game_select(ui, view)  # a dealer's-choice table between hands
     if view.game == "razz" and view.status == "running":
         options = {o.kind: o for o in view.public_actions}
         for i, kind in enumerate(RAZZ_ACTIONS):
