@@ -23,6 +23,13 @@ from cogs._items import _dispatch
 if TYPE_CHECKING:
     from bot.tables.views import TableView
 
+MIXED_OPTION_HELP = {
+    "small_bet": "every game's stakes: fixed-limit bets this and twice it, blinds half and one",
+    "ante": "the stud games' ante (default: a fifth of the small bet)",
+    "decision_seconds": "seconds each player has to act (default: each game's own)",
+}
+"""The options /horse and /dealers-choice share (Discord: at most 100 characters each)."""
+
 MAX_OPTIONS = 25
 """Discord: options in one select menu."""
 PLACEHOLDER = 150
@@ -89,7 +96,7 @@ class GameSelect(
         self.cid = cid
 
     @classmethod
-    def make(cls, view: TableView, *, row: int = 1) -> GameSelect:
+    def make(cls, view: TableView) -> GameSelect:
         mixed = view.mixed
         assert mixed is not None
         custom_id = build_custom_id(
@@ -110,7 +117,6 @@ class GameSelect(
             min_values=1,
             max_values=1,
             options=options,
-            row=row,
         )
         return cls(parse_custom_id(custom_id), select)
 
@@ -130,11 +136,31 @@ class GameSelect(
 
 
 def add_game_select(ui: discord.ui.View, view: TableView) -> None:
-    """The game menu on the table message while the next dealer picks."""
+    """The game menu on the table message while the next dealer picks: added last, it
+    takes the first empty row (a select fills a row; discord.py 2.7's select ignores a
+    row it is given: its ``row`` slot shadows the property the layout reads)."""
     mixed = view.mixed
     if mixed is None or mixed.chooser is None or view.status != "running":
         return
     ui.add_item(GameSelect.make(view))
+
+
+def pick_refusal(view: TableView, user_id: int, hand: int) -> str | None:
+    """Why ``user_id`` may not pick from a menu drawn after hand ``hand`` (None: they may).
+    The service checks again under the table's lock; this answers at once."""
+    seat = view.seat_of(user_id)
+    mixed = view.mixed
+    if seat is None:
+        return "You do not sit at this table."
+    if mixed is None or mixed.mode != "choice":
+        return "This table's game is not the dealer's choice."
+    if hand != view.hand_number:
+        return "This menu was for an earlier deal."
+    if mixed.chooser is None or view.status != "running":
+        return "No game is being chosen now."
+    if seat.seat != mixed.chooser:
+        return f"{_name_of(view, mixed.chooser)} deals next and picks the game."
+    return None
 
 
 def chosen_key(values: Sequence[str]) -> str:

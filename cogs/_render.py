@@ -315,7 +315,6 @@ def table_components(view: TableView) -> discord.ui.View:
         )
     )
     ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
-    add_game_select(ui, view)  # a dealer's-choice table between hands
     if view.game == "razz" and view.status == "running":
         options = {o.kind: o for o in view.public_actions}
         for i, kind in enumerate(RAZZ_ACTIONS):
@@ -331,6 +330,7 @@ def table_components(view: TableView) -> discord.ui.View:
                     row=1 + i // 5,  # Discord allows 5 buttons per row
                 )
             )
+    add_game_select(ui, view)  # a dealer's-choice table between hands
     return ui
 
 
