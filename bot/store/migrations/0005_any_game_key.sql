@@ -1,5 +1,5 @@
 -- foreign_keys: off
--- 0004: a table's game is any game key the service knows (issue 13): Hold'em, Omaha, Stud,
+-- 0005: a table's game is any game key the service knows (issue 13): Hold'em, Omaha, Stud,
 -- HORSE and dealer's choice beside Zoot, Wheelers and Razz, and a ninth game later without
 -- a migration. The service validates the key (bot/tables/games.py make_family); the column
 -- keeps only a shape check. SQLite cannot change a CHECK in place, so the table is rebuilt

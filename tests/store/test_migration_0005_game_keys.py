@@ -1,5 +1,5 @@
-"""Migration 0004 (issue 13): a table's game is any game key the service knows (HORSE,
-dealer's choice, Hold'em... beside the three of schema 3). The rebuild of ``tables`` keeps
+"""Migration 0005 (issue 13): a table's game is any game key the service knows (HORSE,
+dealer's choice, Hold'em... beside the three of schema 4). The rebuild of ``tables`` keeps
 every row, the foreign keys that point at it, its indexes and the league-seat triggers."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ GUILD = 4001
 ANN, BEN = 41, 42
 
 
-def schema_3_database(path: Path) -> None:
+def schema_4_database(path: Path) -> None:
     with sqlite3.connect(path, isolation_level=None) as raw:
         for m in migrations():
-            if m.version <= 3:
+            if m.version <= 4:
                 for statement in m.statements():
                     raw.execute(statement)
-        raw.execute("PRAGMA user_version = 3")
+        raw.execute("PRAGMA user_version = 4")
         raw.execute(
             "INSERT INTO leagues (guild_id, created_at, updated_at) VALUES (?, 0, 0)", (GUILD,)
         )
@@ -45,14 +45,14 @@ def schema_3_database(path: Path) -> None:
         )
 
 
-async def test_migration_0004_accepts_mixed_game_keys_and_keeps_rows_keys_and_triggers(
+async def test_migration_0005_accepts_mixed_game_keys_and_keeps_rows_keys_and_triggers(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.db"
-    schema_3_database(path)
+    schema_4_database(path)
     store = await Store.open(path)
     try:
-        assert 4 in store.applied
+        assert 5 in store.applied
         async with store.read() as tx:
             rows = await tx._all(
                 "SELECT id, game, rules, status, snapshot, version, created_at FROM tables"
