@@ -31,7 +31,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("homegame.app")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.rules", "cogs.league", "cogs.admin", "cogs.tables")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.rules",
+    "cogs.league",
+    "cogs.admin",
+    "cogs.night",
+    "cogs.tables",
+)
 """Cogs loaded by default; ``cogs.tables`` needs a TableService."""
 
 HEARTBEAT_SECONDS = 30.0

@@ -76,6 +76,9 @@ PUBLIC_COMMANDS = frozenset(
         "league void",
         "table end",
         "table kick",
+        "night start",
+        "night end",
+        "settle",
     }
 )
 """Commands whose answer everyone in the channel sees; the others answer only the user."""

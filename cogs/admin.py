@@ -26,6 +26,7 @@ from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League, forget_member
 from bot.store._base import UNSET
+from bot.store.nights import chip_value_of
 from cogs._answer import arm_command, send
 
 if TYPE_CHECKING:
@@ -136,6 +137,24 @@ def check_stakes(settings: Mapping[str, Any], games: set[str], given: Mapping[st
             raise InvalidConfig(option, exc.reason) from None
 
 
+def chip_value_change(
+    league: League, chip_value: str | None, currency: str | None
+) -> tuple[str, str] | None:
+    """What ``/league setup chip_value currency`` asks for: ``(value, currency)`` to set,
+    None to turn money off (``chip_value:off``), or UNSET when neither option was given.
+    The values are checked by the store (:func:`bot.league.settle.parse_chip_value`)."""
+    if chip_value is None and currency is None:
+        return UNSET
+    if chip_value is not None and chip_value.strip().lower() in ("off", "none"):
+        if currency is not None:
+            raise InvalidConfig("currency", "give a currency with a chip value, not with off")
+        return None
+    value = chip_value if chip_value is not None else league.chip_value
+    if value is None:
+        raise InvalidConfig("currency", "set a chip_value first (e.g. chip_value:0.01)")
+    return value, currency if currency is not None else league.currency or "EUR"
+
+
 CHANNELS_ROOM = 1200
 """Characters the list of table channels may take in a settings reply (about 50 channels,
 then "and N more"): the reply must stay within Discord's 2,000 characters."""
@@ -158,6 +177,12 @@ def describe_league(league: League) -> str:
             else "every channel"
         ),
         f"Card images: {'on' if league.images else 'off'}",
+        "Chip value: "
+        + (
+            f"{value.describe()}"
+            if (value := chip_value_of(league)) is not None
+            else "none (the settle-up is in chips)"
+        ),
     ]
     for game in ("zoot", "wheelers", "razz"):
         stakes = dict(league.game_settings.get(game, {}).get("stakes", {}))
@@ -216,6 +241,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         add_channel="a channel where tables may open (none listed: every channel)",
         remove_channel="a channel where tables may no longer open",
         images="draw card images in hands and showdowns",
+        chip_value="what one chip is worth in money for the settle-up, e.g. 0.01 (off: chips only)",
+        currency="the chip value's currency, an ISO code such as EUR, USD, GBP (default EUR)",
     )
     async def setup_league(
         self,
@@ -234,6 +261,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         add_channel: discord.TextChannel | discord.Thread | None = None,
         remove_channel: discord.TextChannel | discord.Thread | None = None,
         images: bool | None = None,
+        chip_value: app_commands.Range[str, 1, 20] | None = None,
+        currency: app_commands.Range[str, 1, 10] | None = None,
     ) -> None:
         guild_id = await self._require_admin(interaction)
         given = {
@@ -280,6 +309,9 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 changes["allowed_channel_ids"] = channels
             if images is not None:
                 changes["images"] = images
+            money = chip_value_change(league, chip_value, currency)
+            if money is not UNSET:
+                changes["chip_value"] = money
             if not changes:
                 raise InvalidConfig("setup", "give at least one setting to change")
             updated = await tx.update_league(
@@ -294,6 +326,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                         "admin_role_id",
                         "allowed_channel_ids",
                         "images",
+                        "chip_value",
                     )
                 },
             )

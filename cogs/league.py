@@ -63,6 +63,7 @@ KIND_WORDS = {
     "grant": "grant",
     "take": "correction",
     "season_end": "season ended",
+    "settle": "settle-up",
 }
 GAME_NAMES = {"zoot": "Zoot", "wheelers": "Wheelers", "razz": "Razz"}
 GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]

@@ -33,6 +33,14 @@ from bot.store.models import (
     Table,
     TableMessage,
 )
+from bot.store.nights import (
+    BiggestPot,
+    Night,
+    NightError,
+    PeriodResults,
+    PlayerResult,
+    Settlement,
+)
 from bot.store.preflight import DatabaseFileError
 from bot.store.privacy import FORGOTTEN, ForgetReport, forget_member
 
@@ -43,6 +51,7 @@ __all__ = [
     "Account",
     "ActionRecord",
     "AuditReport",
+    "BiggestPot",
     "Contribution",
     "DatabaseFileError",
     "Difference",
@@ -57,14 +66,19 @@ __all__ = [
     "LedgerEntry",
     "Migration",
     "MigrationError",
+    "Night",
+    "NightError",
     "NotFound",
     "Overdraft",
+    "PeriodResults",
+    "PlayerResult",
     "RebuyCooldown",
     "Season",
     "SeasonError",
     "Seat",
     "SeatTaken",
     "SeatedElsewhere",
+    "Settlement",
     "StaleSeason",
     "StaleVersion",
     "Standing",

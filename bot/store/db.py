@@ -42,6 +42,7 @@ from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import MigrationError, StoreError
+from bot.store.nights import NightOps
 from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri, writable
 from bot.store.stats import StatsOps
 
@@ -101,12 +102,13 @@ def migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-class Tx(ActionOps, StatsOps):
+class Tx(ActionOps, StatsOps, NightOps):
     """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
 
     Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
     seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``);
-    one table action's writes in one round trip (``actions.py``).
+    one table action's writes in one round trip (``actions.py``); nights and settle-ups
+    (``nights.py``).
     """
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.engine.errors import InvalidConfig
+from bot.league.settle import parse_chip_value
 from bot.store._base import UNSET, TxBase, dump_json, load_json
 from bot.store.errors import NotFound
 from bot.store.models import GAMES, League, Season, Standing
@@ -26,6 +27,8 @@ def league_from_row(row: sqlite3.Row) -> League:
         images=bool(row["images"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        chip_value=row["chip_value"],
+        currency=row["currency"],
     )
 
 
@@ -92,9 +95,11 @@ class LeagueOps(TxBase):
         admin_role_id: int | None = UNSET,
         allowed_channel_ids: Iterable[int] = UNSET,
         images: bool = UNSET,
+        chip_value: tuple[str, str] | None = UNSET,
     ) -> League:
         """Change the given settings (others unchanged). Bad values raise
-        :class:`InvalidConfig` naming the field, and nothing changes."""
+        :class:`InvalidConfig` naming the field, and nothing changes. ``chip_value`` is
+        ``(value, currency)`` as typed (``("0.01", "EUR")``), or None to settle in chips."""
         await self.league(guild_id)
         changes: dict[str, Any] = {}
         for name, value in (
@@ -124,6 +129,13 @@ class LeagueOps(TxBase):
             if not isinstance(images, bool):
                 raise InvalidConfig("images", f"must be true or false, not {images!r}")
             changes["images"] = int(images)
+        if chip_value is not UNSET:
+            if chip_value is None:
+                changes["chip_value"] = changes["currency"] = None
+            else:
+                parsed = parse_chip_value(*chip_value)
+                changes["chip_value"] = f"{parsed.per_chip:f}"
+                changes["currency"] = parsed.currency
         if changes:
             sets = ", ".join(f"{name} = :{name}" for name in changes)
             changes.update(guild_id=guild_id, now=self.now())

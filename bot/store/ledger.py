@@ -311,9 +311,16 @@ class LedgerOps(LeagueOps):
         get the starting chips again with their next wallet.
 
         Refused (:class:`SeasonError`) while a table's pot holds chips: those belong to the
-        players of the ending season; close or finish those tables first.
+        players of the ending season; close or finish those tables first. Refused too while
+        a night is on (its settle-up belongs to this season).
         """
         season = await self.current_season(guild_id)
+        night = await self._one(
+            "SELECT number FROM nights WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
+        )
+        if night is not None:
+            # the night's settle-up moves chips between this season's wallets
+            raise SeasonError(f"night #{night['number']} is on; end it with /night end first")
         busy = await self._all(
             "SELECT table_id, balance FROM accounts"
             " WHERE guild_id = ? AND kind = 'pot' AND balance <> 0 ORDER BY table_id",

@@ -28,6 +28,7 @@ LEDGER_KINDS: frozenset[str] = frozenset(
         "refund",  # chips back from a pot to whoever paid them (RULES §1.10)
         "void",  # a voided hand's chips returned
         "season_end",  # a finished season's wallets swept back to the house
+        "settle",  # settle-up: chips back from the payee to the payer, who paid in money
     }
 )
 POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "bet", "match"})
@@ -48,6 +49,10 @@ class League:
     images: bool
     created_at: int
     updated_at: int
+    chip_value: str | None = None
+    """What one chip is worth (a decimal as text, e.g. ``"0.01"``); None: chips only."""
+    currency: str | None = None
+    """ISO 4217 code of the chip value (bot/league/settle.py ``CURRENCIES``)."""
 
     def channel_allowed(self, channel_id: int) -> bool:
         return not self.allowed_channel_ids or channel_id in self.allowed_channel_ids

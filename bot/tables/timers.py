@@ -20,7 +20,7 @@ from bot.tables.errors import TableClosed, UnpayableHand
 
 if TYPE_CHECKING:
     from bot.store import Tx
-    from bot.tables.service import LiveTable, Step
+    from bot.tables.live import LiveTable, Step
 
 log = logging.getLogger("bot.tables.service")
 

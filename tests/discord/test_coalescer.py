@@ -1,4 +1,4 @@
-"""The tables cog's update queue (cogs.tables.Coalescer): one job in flight per message,
+"""The tables cog's update queue (cogs._coalesce.Coalescer): one job in flight per message,
 the newest state wins, at most ``limit`` Discord calls in flight over all messages, and a
 table edit that waits for its DMs does not hold a slot while it waits."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs.tables import Coalescer
+from cogs._coalesce import Coalescer
 
 
 async def test_background_edits_never_exceed_the_limit_over_all_messages() -> None:

@@ -14,7 +14,7 @@ import pytest
 from bench.requests import TARGETS, measure
 from bot.testing.fake_discord import RequestRecord
 from bot.testing.request_count import counts_against_global_limit
-from cogs.tables import Coalescer
+from cogs._coalesce import Coalescer
 
 
 @pytest.mark.parametrize("game", ["zoot", "wheelers", "razz"])

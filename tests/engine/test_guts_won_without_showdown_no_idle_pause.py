@@ -11,7 +11,7 @@ import random
 from bot.engine.actions import Action
 from bot.engine.cards import CARDS, Deck
 from bot.engine.guts import GutsGame, GutsRules, GutsSetup, next_game
-from bot.tables.games import GutsFamily
+from bot.tables.guts import GutsFamily
 
 IDLE = "a whole round passed with no player acting"
 

@@ -1,0 +1,123 @@
+"""A night's (or a season's) results as a PNG, drawn with Pillow: each player's net as a
+bar from a zero line (green won, red lost), the chips and hands played beside it, and a
+footer line (the biggest pot). No Discord calls; names arrive already made plain
+(:func:`bot.render.text.plain_name`), and are cleaned again here.
+
+The arguments are plain tuples and strings so the drawing can run in the render pool's
+worker process (:mod:`bot.render.pool`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from bot.render.charts import AXIS, BG, GRID, LABEL, LOW, TITLE
+from bot.render.images import GOLD, RGB, fit_text, font, png_bytes
+from bot.render.text import format_chips, one_line, plural
+
+WON: Final[RGB] = (88, 201, 125)
+LOST: Final[RGB] = LOW
+EVEN: Final[RGB] = AXIS
+
+WIDTH: Final = 800
+ROW_H: Final = 34
+MAX_ROWS: Final = 20
+"""Players drawn; more are summed up in one "and N more" line (the text lists them all)."""
+_TOP, _BOTTOM, _PAD = 64, 44, 24
+_NAME_W, _NUM_W, _HANDS_W = 190, 110, 90
+_SS: Final = 2
+
+Row = tuple[str, int, int]
+"""(name, net chips, hands played)."""
+
+
+def _validate(rows: Sequence[Row]) -> None:
+    if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
+        raise ValueError("render_night: rows must be a sequence of (name, net, hands)")
+    for i, row in enumerate(rows):
+        if not (isinstance(row, tuple) and len(row) == 3):
+            raise ValueError(f"render_night: row {i} is not (name, net, hands)")
+        name, net, hands = row
+        if not isinstance(name, str):
+            raise ValueError(f"render_night: row {i}: name {name!r} is not text")
+        for what, value in (("net", net), ("hands", hands)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"render_night: row {i}: {what} {value!r} is not an integer")
+
+
+def render_night(rows: Sequence[Row], *, title: str, footer: str = "") -> bytes:
+    """PNG (800 wide) of the players' nets, in the order given (biggest winner first).
+
+    Raises ValueError for rows that are not (name, net, hands) with integer chips.
+    """
+    _validate(rows)
+    k = _SS
+    shown = list(rows[:MAX_ROWS])
+    more = len(rows) - len(shown)
+    lines = max(len(shown), 1) + (1 if more else 0)
+    w, h = WIDTH * k, (_TOP + lines * ROW_H + _BOTTOM) * k
+    img = Image.new("RGB", (w, h), BG)
+    draw = ImageDraw.Draw(img)
+    title_font, name_font, num_font, small = (
+        font(22 * k, bold=True),
+        font(16 * k),
+        font(16 * k, bold=True),
+        font(13 * k),
+    )
+    left = _PAD * k
+    right = w - _PAD * k
+    draw.text(
+        (left, 18 * k),
+        fit_text(one_line(title.strip() or "Results", limit=200), title_font, right - left),
+        font=title_font,
+        fill=TITLE,
+    )
+    bar_left = left + _NAME_W * k
+    bar_right = right - (_NUM_W + _HANDS_W) * k
+    biggest = max((abs(net) for _, net, _ in shown), default=0) or 1
+    # the zero line sits where the largest loss and the largest win both fit
+    most_lost = max((-net for _, net, _ in shown if net < 0), default=0)
+    most_won = max((net for _, net, _ in shown if net > 0), default=0)
+    span = (most_lost + most_won) or biggest
+    zero = bar_left + (bar_right - bar_left) * (most_lost / span if span else 0.5)
+    top = _TOP * k
+    for i, (name, net, hands) in enumerate(shown):
+        y = top + i * ROW_H * k
+        mid = y + ROW_H * k // 2
+        if i % 2 == 0:
+            draw.rectangle((left - 8 * k, y, right + 8 * k, y + ROW_H * k - 1), fill=GRID)
+        draw.text(
+            (left, mid),
+            fit_text(one_line(name), name_font, _NAME_W * k - 12 * k),
+            font=name_font,
+            fill=LABEL,
+            anchor="lm",
+        )
+        length = (bar_right - bar_left) * abs(net) / span if span else 0
+        colour = WON if net > 0 else LOST if net < 0 else EVEN
+        x0, x1 = (zero, zero + length) if net >= 0 else (zero - length, zero)
+        draw.rectangle((x0, mid - 9 * k, max(x1, x0 + k), mid + 9 * k), fill=colour)
+        draw.text(
+            (bar_right + _NUM_W * k - 8 * k, mid),
+            format_chips(net, signed=True) if net else "0",
+            font=num_font,
+            fill=colour,
+            anchor="rm",
+        )
+        draw.text((right, mid), plural(hands, "hand"), font=small, fill=AXIS, anchor="rm")
+    if not shown:
+        draw.text(
+            (left, top + ROW_H * k // 2), "No hands played.", font=name_font, fill=AXIS, anchor="lm"
+        )
+    if more:
+        y = top + len(shown) * ROW_H * k + ROW_H * k // 2
+        draw.text((left, y), f"… and {more:,} more", font=name_font, fill=AXIS, anchor="lm")
+    draw.line((zero, top, zero, top + max(len(shown), 1) * ROW_H * k), fill=AXIS, width=k)
+    if footer:
+        text = fit_text(one_line(footer, limit=300), small, right - left)
+        draw.text((left, h - 24 * k), text, font=small, fill=GOLD, anchor="lm")
+    out = img.resize((w // k, h // k), Image.Resampling.LANCZOS)
+    return png_bytes(out)

@@ -1,0 +1,150 @@
+"""A table as the TableService holds it between actions (:class:`LiveTable`, its seats),
+and what one mutation did (:class:`Step`); rebuilt from the store on any failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.events import Event
+from bot.store import HandFinish, Table, TableAccounts
+from bot.tables.games import GameFamily, load_family
+
+SESSION_VERSION = 1
+RECENT = 8
+"""How many public sentences a table view keeps."""
+PRACTICE_CHIPS = 1000
+"""Play chips of each player at a practice table (no league chips move there)."""
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    seat_no: int
+    user_id: int
+    is_computer: bool
+    away: bool
+    dm_ok: bool | None
+
+
+@dataclass(slots=True)
+class LiveTable:
+    """A table held in memory between actions; rebuilt from the store on failure."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    host_id: int
+    practice: bool
+    status: str
+    version: int
+    deadline: int | None
+    family: GameFamily
+    seats: dict[int, SeatInfo] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+    next_seat: int = 0
+    hand_id: int | None = None
+    hand_number: int = 0
+    paid: dict[int, int] = field(default_factory=dict)
+    won: dict[int, int] = field(default_factory=dict)
+    pending: str | None = None
+    leaving: set[int] = field(default_factory=set)
+    practice_stacks: dict[int, int] = field(default_factory=dict)
+    balances: dict[int, int] = field(default_factory=dict)
+    recent: list[str] = field(default_factory=list)
+    result: str | None = None
+    accounts: TableAccounts | None = None
+    """Cached ids of the season, the pot and the seated players' wallets (see
+    :meth:`TableService._accounts`); dropped with the table on any failure."""
+
+    # ---- lookups
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        return next((s for s in self.seats.values() if s.user_id == user_id), None)
+
+    def user(self, seat: int) -> int:
+        return self.seats[seat].user_id
+
+    def name(self, seat: int) -> str:
+        info = self.seats.get(seat)
+        if info is None:
+            return f"seat {seat}"
+        return self.names.get(info.user_id, f"player {info.user_id}")
+
+    # ---- persistence
+    def session(self) -> dict[str, Any]:
+        return {
+            "v": SESSION_VERSION,
+            "game": self.family.session_json(),
+            "names": {str(u): n for u, n in self.names.items()},
+            "next_seat": self.next_seat,
+            "hand_id": self.hand_id,
+            "hand_number": self.hand_number,
+            "paid": {str(s): n for s, n in self.paid.items()},
+            "won": {str(s): n for s, n in self.won.items()},
+            "pending": self.pending,
+            "leaving": sorted(self.leaving),
+            "practice_stacks": {str(u): n for u, n in self.practice_stacks.items()},
+            "balances": {str(u): n for u, n in self.balances.items()},
+            "recent": list(self.recent),
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_store(cls, table: Table, seats: Iterable[Any]) -> LiveTable:
+        snap: Mapping[str, Any] = table.snapshot or {}
+        family = load_family(table.game, table.rules, snap.get("game"))
+        live = cls(
+            id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            game=table.game,
+            host_id=table.host_id or 0,
+            practice=table.practice,
+            status=table.status,
+            version=table.version,
+            deadline=table.deadline,
+            family=family,
+        )
+        for s in seats:
+            live.seats[s.seat_no] = SeatInfo(s.seat_no, s.user_id, s.is_computer, s.away, s.dm_ok)
+        live.names = {int(u): str(n) for u, n in snap.get("names", {}).items()}
+        live.next_seat = int(snap.get("next_seat", max(live.seats, default=-1) + 1))
+        live.hand_id = snap.get("hand_id")
+        live.hand_number = int(snap.get("hand_number", 0))
+        live.paid = {int(s): int(n) for s, n in snap.get("paid", {}).items()}
+        live.won = {int(s): int(n) for s, n in snap.get("won", {}).items()}
+        live.pending = snap.get("pending")
+        live.leaving = {int(u) for u in snap.get("leaving", [])}
+        live.practice_stacks = {int(u): int(n) for u, n in snap.get("practice_stacks", {}).items()}
+        live.balances = {int(u): int(n) for u, n in snap.get("balances", {}).items()}
+        live.recent = [str(x) for x in snap.get("recent", [])]
+        live.result = snap.get("result")
+        return live
+
+
+@dataclass(slots=True)
+class Step:
+    """What one mutation did, for the commit and for the subscriber."""
+
+    events: list[Event] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
+    """User ids whose private view surely changed."""
+    new_turn: bool = False
+    closed: bool = False
+    # writes not yet sent to the store (one round trip at the end, see _flush)
+    moves: list[tuple[int, int, str]] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
+    finish: HandFinish | None = None
+    hand_id: int | None = None
+    """The hand the pending moves, events and end belong to."""
+    before: Mapping[int, tuple[Any, ...]] = field(default_factory=dict)
+    """Each user's private marks before the mutation (only with a subscriber)."""
+    predicted: dict[int, int] | None = None
+    """Wallet balances the next hand was scheduled on without reading them (a hand's end:
+    the engine's final stacks); the commit reads the real ones back to check."""
+    predicted_ok: bool = False
+    """Whether those balances let the next hand start."""

@@ -1,0 +1,391 @@
+"""The TableService's seating and table control (a part of
+:class:`bot.tables.service.TableService`): opening a table, sitting down, leaving, kicking,
+starting, coming back; the host's or a manager's end, void, pause and resume.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from bot.engine.errors import IllegalAction
+from bot.store import ActionRecord, SeatedElsewhere, Store, Tx
+from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
+from bot.tables.games import make_family
+from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
+from bot.tables.views import TableView
+
+
+class TableSeating:
+    """Mixin of the TableService: what it needs of the service is declared below."""
+
+    store: Store
+    _tables: dict[int, LiveTable]
+    _closing: set[int]
+    _get: Callable[[int], Awaitable[LiveTable]]
+    _run_view: Callable[..., Awaitable[TableView]]
+    _flush: Callable[..., Awaitable[ActionRecord | None]]
+    _emit: Callable[..., Awaitable[None]]
+    _after: Callable[..., Awaitable[None]]
+    _start_hand: Callable[..., Awaitable[bool]]
+    _schedule_next: Callable[..., Awaitable[None]]
+    _table_view: Callable[[LiveTable], TableView]
+    _arm: Callable[[LiveTable], None]
+    _cancel_timer: Callable[[int], None]
+    _deadline_in: Callable[[LiveTable, float], int]
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        practice: bool = False,
+        computers: int | None = None,
+        seat_host: bool = True,
+    ) -> TableView:
+        """Open a table with the league's defaults under ``options`` (InvalidConfig if the
+        engine's rules refuse them); the host is seated. A practice table gets one computer
+        opponent unless ``computers`` says otherwise."""
+        n_computers = (1 if practice else 0) if computers is None else computers
+        async with self.store.transaction() as tx:
+            league = await tx.league(guild_id)
+            settings = league.game_settings.get(game) if game in league.game_settings else None
+            family = make_family(game, dict(options or {}), settings)
+            if seat_host and 1 + n_computers > family.max_players:
+                raise TableFull(f"at most {family.max_players} players at this table")
+            table = await tx.create_table(
+                guild_id,
+                channel_id,
+                game,
+                host_id=host_id,
+                rules=family.rules_json,
+                practice=practice,
+            )
+            live = LiveTable(
+                id=table.id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                host_id=host_id,
+                practice=practice,
+                status="open",
+                version=table.version,
+                deadline=None,
+                family=family,
+            )
+            step = Step()
+            if seat_host:
+                await self._sit(live, tx, step, host_id, host_name, is_computer=False)
+            for k in range(n_computers):
+                await self._sit(live, tx, step, -(k + 1), f"Computer {k + 1}", is_computer=True)
+            saved = await tx.save_table(
+                live.id,
+                expected_version=live.version,
+                snapshot=live.session(),
+                deadline=None,
+                status="open",
+            )
+            live.version = saved.version
+        self._tables[live.id] = live
+        return self._table_view(live)
+
+    async def _sit(
+        self, live: LiveTable, tx: Tx, step: Step, user_id: int, name: str, *, is_computer: bool
+    ) -> None:
+        if live.seat_of(user_id) is not None:
+            raise AlreadySeated("you already sit at this table")
+        await self._flush(live, tx, step)
+        if len(live.seats) >= live.family.max_players:
+            raise TableFull(f"the table is full ({live.family.max_players} seats)")
+        if not live.practice and not is_computer:
+            for other in self._tables.values():
+                if (
+                    other.id != live.id
+                    and other.guild_id == live.guild_id
+                    and not other.practice
+                    and other.status != "closed"
+                    and other.seat_of(user_id) is not None
+                ):
+                    raise AlreadySeated(
+                        f"you already play at the table in <#{other.channel_id}>: leave it first"
+                    )
+        if live.practice:
+            league = await tx.league(live.guild_id)
+            chips = league.starting_chips or PRACTICE_CHIPS
+            live.practice_stacks.setdefault(user_id, chips)
+        else:
+            # the first sit-down in the league grants the starting chips (ledger "start")
+            chips = (await tx.wallet(live.guild_id, user_id)).balance
+            if chips <= 0:
+                raise NoChips("you have no chips left: ask for a rebuy first")
+        try:
+            seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+        except SeatedElsewhere as exc:
+            # the database's word (another table's Join may be under way right now)
+            raise AlreadySeated(
+                f"you already play at the table in <#{exc.channel_id}>: leave it first"
+            ) from None
+        live.next_seat = seat.seat_no + 1
+        live.seats[seat.seat_no] = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
+        live.names[user_id] = name
+        live.balances[user_id] = chips
+        live.recent.append(f"{name} sits down")
+        del live.recent[:-RECENT]
+
+    async def join(
+        self, table_id: int, user_id: int, name: str, *, computer: bool = False
+    ) -> TableView:
+        """Sit down (``computer``: a computer player, negative user id, played by the
+        engine policy)."""
+        if computer and user_id >= 0:
+            raise IllegalAction("computer players have negative user ids")
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            await self._sit(live, tx, step, user_id, name, is_computer=computer)
+            if live.status == "open" and live.hand_number > 0:
+                await self._schedule_next(live, tx, step)
+
+        return await self._run_view(table_id, do)
+
+    async def add_computer(
+        self, table_id: int, actor_id: int, *, name: str | None = None
+    ) -> TableView:
+        """Seat a computer player (negative user id) at a practice table."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            if not live.practice:
+                raise NotAllowed("computer players sit only at practice tables")
+            if live.seat_of(actor_id) is None and actor_id != live.host_id:
+                raise NotSeated("only a player at the table may add a computer")
+            k = 1
+            while live.seat_of(-k) is not None:
+                k += 1
+            await self._sit(live, tx, step, -k, name or f"Computer {k}", is_computer=True)
+
+        return await self._run_view(table_id, do)
+
+    async def leave(self, table_id: int, user_id: int) -> TableView:
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            await self._leave(live, tx, step, user_id)
+
+        return await self._run_view(table_id, do)
+
+    async def _leave(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
+        info = live.seat_of(user_id)
+        if info is None:
+            raise NotSeated("you do not sit at this table")
+        fam = live.family
+        if fam.hand_running and fam.in_hand(info.seat_no):
+            # plays on / folds automatically and leaves after the game
+            live.leaving.add(user_id)
+            step.announcements.append(f"{live.name(info.seat_no)} leaves after this hand")
+            await self._after(live, tx, step)
+        else:
+            await self._remove(live, tx, step, user_id)
+
+    async def _remove(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
+        info = live.seat_of(user_id)
+        if info is None:
+            return
+        await self._flush(live, tx, step)
+        await tx.leave(live.id, user_id)
+        if live.accounts is not None:
+            live.accounts = live.accounts.without(user_id)
+        del live.seats[info.seat_no]
+        live.family.seat_left(info.seat_no)
+        live.practice_stacks.pop(user_id, None)
+        step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
+        humans = [s for s in live.seats.values() if not s.is_computer]
+        if not live.seats or (live.practice and not humans):
+            await self._close(live, tx, step, actor_id=None, reason="everyone left")
+
+    async def kick(
+        self, table_id: int, actor_id: int, user_id: int, *, may_manage: bool
+    ) -> TableView:
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            self._may_manage(live, actor_id, may_manage)
+            await self._leave(live, tx, step, user_id)
+
+        return await self._run_view(table_id, do)
+
+    async def start(self, table_id: int, user_id: int) -> TableView:
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.seat_of(user_id) is None and user_id != live.host_id:
+                raise NotSeated("only a player at the table may start it")
+            if live.status == "paused":
+                raise IllegalAction("the table is paused: resume it")
+            if live.family.hand_running:
+                raise IllegalAction("a hand is already being played")
+            await self._start_hand(live, tx, step, strict=True)
+
+        return await self._run_view(table_id, do)
+
+    async def back(self, table_id: int, user_id: int) -> TableView:
+        """An away player comes back: they play from the next hand."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            info = live.seat_of(user_id)
+            if info is None:
+                raise NotSeated("you do not sit at this table")
+            if not info.away:
+                raise IllegalAction("you are not marked away")
+            await tx.update_seat(live.id, user_id, away=False)
+            info.away = False
+            step.announcements.append(f"{live.name(info.seat_no)} is back")
+            if live.status == "open" and live.hand_number > 0:
+                await self._schedule_next(live, tx, step)
+
+        return await self._run_view(table_id, do)
+
+    def _may_manage(self, live: LiveTable, actor_id: int, may_manage: bool) -> None:
+        if not may_manage and actor_id != live.host_id:
+            raise NotAllowed("only the table's host or a league manager may do that")
+
+    async def end(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
+        """Close the table (RULES 1.10). From the moment the close is asked for (checked
+        first: a refused close changes nothing) no game is dealt there: a timer that wakes
+        meanwhile (the next game's) waits behind it and finds the table closed. A game
+        being played is voided; the pot standing goes back to whoever paid it in."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            self._may_manage(live, actor_id, may_manage)
+            await self._close(live, tx, step, actor_id=actor_id, reason="table ended")
+
+        self._may_manage(await self._get(table_id), actor_id, may_manage)
+        self._closing.add(table_id)
+        try:
+            view = await self._run_view(table_id, do)
+        except BaseException:
+            self._closing.discard(table_id)
+            live = self._tables.get(table_id)
+            if live is not None:
+                self._arm(live)
+            raise
+        self._closing.discard(table_id)
+        self._cancel_timer(table_id)
+        return view
+
+    async def close_lost(self, table_id: int, *, reason: str) -> TableView:
+        """Close a table the bot can no longer play (its Discord channel was deleted): as
+        :meth:`end` (the running hand voided, the pot refunded by the ledger), by the bot."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            await self._close(live, tx, step, actor_id=None, reason=reason)
+
+        view = await self._run_view(table_id, do)
+        self._cancel_timer(table_id)
+        return view
+
+    async def _close(
+        self, live: LiveTable, tx: Tx, step: Step, *, actor_id: int | None, reason: str
+    ) -> None:
+        await self._flush(live, tx, step)
+        if live.hand_id is not None and live.family.hand_running:
+            entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+            live.family.void()
+            live.hand_id = None
+            moved = sum(e.amount for e in entries)
+            text = (
+                f"Hand {live.hand_number} voided as the table closed: its {moved} chips went back"
+            )
+            step.announcements.append(text)
+            live.recent.append(text)
+            step.touched.update(i.user_id for i in live.seats.values())
+        refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
+        for r in refunds:
+            step.announcements.append(
+                f"{r.amount} chips from the pot go back (rules §1.10 in docs/rules.md)"
+            )
+        back = sum(r.amount for r in refunds)
+        # the table message's last words: the table closed and what went back
+        live.recent.append(
+            f"Table closed: the pot's {back} chips went back to whoever paid them in"
+            if back
+            else "Table closed: no chips were left in the pot"
+        )
+        del live.recent[:-RECENT]
+        step.closed = True
+
+    async def void_hand(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
+        """Void the running hand: everyone gets back what they put into it."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            self._may_manage(live, actor_id, may_manage)
+            if live.hand_id is None or not live.family.hand_running:
+                raise IllegalAction("no hand is being played")
+            await self._void(live, tx, step, actor_id=actor_id, reason="voided")
+
+        return await self._run_view(table_id, do)
+
+    async def _void(
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        *,
+        actor_id: int | None,
+        reason: str,
+        why: str | None = None,
+    ) -> None:
+        """Void the running hand (every chip it moved goes back, by the ledger); who was
+        leaving leaves; the next hand is scheduled unless the table is paused."""
+        assert live.hand_id is not None
+        await self._flush(live, tx, step)
+        entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
+        live.family.void()
+        live.hand_id = None
+        step.touched.update(i.user_id for i in live.seats.values())
+        moved = sum(e.amount for e in entries)
+        because = f" ({why})" if why else ""
+        step.announcements.append(
+            f"Hand {live.hand_number} voided{because}: every chip it moved ({moved}) went back"
+        )
+        live.recent.append(f"Hand {live.hand_number} was voided")
+        del live.recent[:-RECENT]
+        live.deadline = None
+        # who was leaving (or kicked) during the hand leaves now, as at its end
+        for uid in sorted(live.leaving):
+            await self._remove(live, tx, step, uid)
+        live.leaving.clear()
+        if step.closed or live.status == "paused":
+            return
+        await self._schedule_next(live, tx, step)
+
+    async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.seat_of(actor_id) is None:
+                self._may_manage(live, actor_id, may_manage)
+            if live.status == "paused":
+                raise IllegalAction("the table is already paused")
+            live.status = "paused"
+            live.deadline = None
+            live.pending = None
+            step.touched.update(i.user_id for i in live.seats.values())
+            step.announcements.append("Table paused")
+
+        return await self._run_view(table_id, do)
+
+    async def resume(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            if live.seat_of(actor_id) is None:
+                self._may_manage(live, actor_id, may_manage)
+            if live.status != "paused":
+                raise IllegalAction("the table is not paused")
+            fam = live.family
+            live.status = "running"
+            step.touched.update(i.user_id for i in live.seats.values())
+            step.announcements.append("Table resumed")
+            if fam.paused:
+                step.new_turn = True
+                await self._emit(live, tx, step, fam.resume())
+                await self._after(live, tx, step)
+            elif fam.hand_running:
+                live.deadline = self._deadline_in(live, fam.decision_seconds)
+            else:
+                await self._schedule_next(live, tx, step)
+
+        return await self._run_view(table_id, do)

@@ -1,0 +1,254 @@
+"""The TableService's views (a part of :class:`bot.tables.service.TableService`): the table
+and private views of the last committed state (built under the table's lock, kept until the
+next mutation starts, so a reader never sees a state half-way through one), what the
+subscriber is given after a commit, and the reads and message notes the adapters use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.engine.actions import ActionOption
+from bot.store import Store
+from bot.tables.errors import NotSeated
+from bot.tables.live import LiveTable, Step
+from bot.tables.views import PrivateView, Published, SeatView, TableView
+
+
+class TableViewing:
+    """Mixin of the TableService: what it needs of the service is declared below."""
+
+    store: Store
+    _tables: dict[int, LiveTable]
+    _views: dict[int, TableView]
+    _privs: dict[int, dict[int, PrivateView]]
+    _marks: dict[int, dict[int, tuple[Any, ...]]]
+    _lock: Callable[[int], asyncio.Lock]
+    _get: Callable[[int], Awaitable[LiveTable]]
+
+    def _forget_views(self, table_id: int) -> None:
+        self._views.pop(table_id, None)
+        self._privs.pop(table_id, None)
+        self._marks.pop(table_id, None)
+
+    def _committed_view(self, live: LiveTable) -> TableView:
+        """The table view of the committed state (call only under the table's lock, or
+        when no mutation runs): kept until the next mutation starts."""
+        view = self._views.get(live.id)
+        if view is None:
+            view = self._table_view(live)
+            if live.status != "closed":
+                self._views[live.id] = view
+        return view
+
+    def _committed_private(self, live: LiveTable, user_id: int) -> PrivateView:
+        """:meth:`_committed_view` for one seated player's private view."""
+        privs = self._privs.get(live.id)
+        if privs is None:
+            privs = {} if live.status == "closed" else self._privs.setdefault(live.id, {})
+        pv = privs.get(user_id)
+        if pv is None:
+            pv = privs[user_id] = self._private_view(live, user_id)
+        return pv
+
+    def _table_view(self, live: LiveTable) -> TableView:
+        fam = live.family
+        to_act = fam.to_act() if live.status == "running" and fam.hand_running else frozenset()
+        running = fam.engine is not None
+        seats: list[SeatView] = []
+        for seat, info in sorted(live.seats.items()):
+            show = fam.seat_show(seat)
+            stack = show.stack
+            if stack is None:
+                stack = live.balances.get(info.user_id, 0)
+            status = show.status
+            if not running or status == "waiting":
+                status = "away" if info.away else "waiting"
+            seats.append(
+                SeatView(
+                    seat=seat,
+                    user_id=info.user_id,
+                    name=live.name(seat),
+                    stack=stack,
+                    status=status,
+                    is_computer=info.is_computer,
+                    to_act=seat in to_act,
+                    bet=show.bet,
+                    up_cards=show.up_cards,
+                    shown=show.shown,
+                    hand_name=show.hand_name,
+                )
+            )
+        if live.status == "closed":
+            phase = "closed"
+        elif live.status == "paused":
+            phase = "paused"
+        elif live.pending == "next_hand" and not fam.hand_running:
+            phase = "next hand starting" if not fam.hand_over else fam.phase_text()
+        elif live.status == "open":
+            phase = "waiting for players"
+        else:
+            phase = fam.phase_text()
+        return TableView(
+            table_id=live.id,
+            guild_id=live.guild_id,
+            channel_id=live.channel_id,
+            game=fam.game,  # a mixed table's: the game being played
+            status=live.status,
+            host_id=live.host_id,
+            version=live.version,
+            practice=live.practice,
+            rules=fam.describe_rules(),
+            seats=tuple(seats),
+            dealer_seat=fam.dealer,
+            pot=0 if live.status == "closed" else fam.pot,  # a closed table's pot went back
+            phase=phase,
+            hand_number=live.hand_number,
+            deadline=None if live.deadline is None else float(live.deadline),
+            to_act_user_ids=frozenset(live.user(s) for s in to_act if s in live.seats),
+            public_actions=fam.public_options() if to_act else (),
+            community=fam.community(),
+            recent=tuple(live.recent),
+            result=live.result,
+            mixed=fam.mixed(),
+        )
+
+    def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
+        info = live.seat_of(user_id)
+        if info is None:
+            raise NotSeated(f"you do not sit at table {live.id}")
+        fam = live.family
+        cards = fam.seat_cards(info.seat_no)
+        options: tuple[ActionOption, ...] = tuple(fam.options(info.seat_no))
+        if live.status == "paused":
+            options = tuple(ActionOption(o.kind, False, "the table is paused") for o in options)
+        elif not fam.hand_running:
+            options = tuple(
+                ActionOption(o.kind, False, "no hand is being played right now") for o in options
+            )
+        return PrivateView(
+            table_id=live.id,
+            user_id=user_id,
+            seat=info.seat_no,
+            game=fam.game,
+            version=live.version,
+            cards=cards.cards,
+            down_cards=cards.down,
+            up_cards=cards.up,
+            hand_name=cards.hand_name,
+            strength=cards.strength,
+            options=options,
+            deadline=None if live.deadline is None else float(live.deadline),
+            chosen=cards.chosen,
+        )
+
+    def _private_marks(self, live: LiveTable) -> dict[int, tuple[Any, ...]]:
+        """What each seated user's private view shows that matters, per user: the cards
+        (and their name, the secret choice), whether a hand runs, the options they may take
+        now and, while they have one, their deadline. A change of it is a DM worth editing;
+        another player's action that leaves it alone (a new turn of somebody else) is not.
+        Called on a committed state only (the views built are kept for readers); the
+        marks are kept too, for the next mutation's "before"."""
+        running = live.family.hand_running
+        marks: dict[int, tuple[Any, ...]] = {}
+        for info in live.seats.values():
+            pv = self._committed_private(live, info.user_id)
+            allowed = tuple((o.kind, o.amount, o.to, o.cards) for o in pv.options if o.allowed)
+            marks[info.user_id] = (
+                running,
+                pv.cards,
+                pv.down_cards,
+                pv.up_cards,
+                pv.hand_name,
+                pv.chosen,
+                allowed,
+                pv.deadline if allowed else None,
+            )
+        if live.status != "closed":
+            self._marks[live.id] = marks
+        return marks
+
+    def _published(self, live: LiveTable, step: Step) -> Published:
+        """What the subscriber gets after a commit (before: the marks kept of the state
+        the mutation started from, see :meth:`_run`)."""
+        before = step.before
+        after = self._private_marks(live)
+        changed = set(step.touched)
+        changed.update(u for u, v in after.items() if before.get(u) != v)
+        return Published(
+            view=self._committed_view(live),
+            events=tuple(step.events),
+            user_ids_by_seat={s: i.user_id for s, i in live.seats.items()},
+            private_changed=frozenset(u for u in changed if u in after),
+            announcements=tuple(step.announcements),
+            results=tuple(step.results),
+        )
+
+    async def view(self, table_id: int) -> TableView:
+        """The table as last committed, with its version: while an action is being
+        committed this is still the state before it (never a half-applied one)."""
+        view = self._views.get(table_id)
+        if view is not None:
+            return view
+        await self._get(table_id)
+        async with self._lock(table_id):  # no view kept: build one from a committed state
+            return self._committed_view(await self._get(table_id))
+
+    async def private_view(self, table_id: int, user_id: int) -> PrivateView:
+        """One player's view as last committed (see :meth:`view`)."""
+        pv = self._privs.get(table_id, {}).get(user_id)
+        if pv is not None:
+            return pv
+        await self._get(table_id)
+        async with self._lock(table_id):
+            return self._committed_private(await self._get(table_id), user_id)
+
+    async def table_in_channel(self, channel_id: int) -> TableView | None:
+        for live in list(self._tables.values()):
+            if live.channel_id == channel_id and live.status != "closed":
+                return await self.view(live.id)
+        async with self.store.read() as tx:
+            table = await tx.table_in_channel(channel_id)
+        if table is None:
+            return None
+        return await self.view(table.id)
+
+    async def table_of(self, user_id: int, guild_id: int) -> list[TableView]:
+        async with self.store.read() as tx:
+            ids = [t.id for t in await tx.live_tables(guild_id=guild_id)]
+        out = []
+        for tid in ids:
+            view = await self.view(tid)
+            if view.seat_of(user_id) is not None:
+                out.append(view)
+        return out
+
+    async def hand_in_progress(self, table_id: int) -> bool:
+        """Whether a hand is being played at the table now."""
+        live = await self._get(table_id)
+        return live.family.hand_running
+
+    async def live_table_ids(self) -> list[int]:
+        async with self.store.read() as tx:
+            return [t.id for t in await tx.live_tables()]
+
+    async def set_message(self, table_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await tx.set_message(table_id, kind, channel_id=channel_id, message_id=message_id)
+
+    async def messages(self, table_id: int) -> dict[str, tuple[int, int]]:
+        async with self.store.read() as tx:
+            found = await tx.messages(table_id)
+        return {k: (m.channel_id, m.message_id) for k, m in found.items()}
+
+    async def set_dm_ok(self, table_id: int, user_id: int, ok: bool) -> None:
+        live = await self._get(table_id)
+        async with self._lock(table_id):
+            info = live.seat_of(user_id)
+            if info is None:
+                raise NotSeated("you do not sit at this table")
+            async with self.store.transaction() as tx:
+                await tx.update_seat(table_id, user_id, dm_ok=ok)
+            info.dm_ok = ok

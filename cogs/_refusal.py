@@ -1,0 +1,42 @@
+"""The fast, polite answer to a click on the table message before the service is asked
+(the service checks again under the table's lock).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs._ids import RAZZ_ACTIONS
+
+if TYPE_CHECKING:
+    from bot.tables.views import TableView
+
+
+def refusal(view: TableView, user_id: int, action: str) -> str | None:
+    """Why ``user_id`` may not press ``action`` on the table message now (None: they may).
+
+    A fast, polite answer before asking the service, which checks again under the lock.
+    """
+    if view.status == "closed":
+        return "This table is closed."
+    seated = any(s.user_id == user_id for s in view.seats)
+    if action == "join":
+        return "You are already at this table." if seated else None
+    if not seated:
+        return "You are not at this table: press **Join** first."
+    if action in ("leave", "hand"):
+        return None
+    if action == "start":
+        return None if view.status == "open" else "The game has already started."
+    if action in RAZZ_ACTIONS:
+        if view.status != "running":
+            return "No hand is being played right now."
+        if user_id not in view.to_act_user_ids:
+            return "It is not your turn."
+        option = next((o for o in view.public_actions if o.kind == action), None)
+        if option is None:
+            return f"You cannot {action.replace('_', ' ')} now."
+        if not option.allowed:
+            return option.reason or f"You cannot {action.replace('_', ' ')} now."
+        return None
+    return None
