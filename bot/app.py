@@ -25,6 +25,7 @@ from bot.render import pool as render_pool
 from bot.store import Store
 from cogs._errors import handle_error
 from cogs._items import DiscardSelect, HistorySelect, LeaderboardButton, TableButton
+from cogs._mixed import GameSelect
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -156,7 +157,7 @@ class HomeGameBot(commands.AutoShardedBot):
             await self.load_extension(name)
         # Registered once for the whole process: any old button or select whose custom_id
         # matches a template is routed here, even from messages sent before a restart.
-        self.add_dynamic_items(TableButton, DiscardSelect)
+        self.add_dynamic_items(TableButton, DiscardSelect, GameSelect)
         self.add_dynamic_items(LeaderboardButton, HistorySelect)  # the league's, same way
         if self.service is not None:
             await self.service.start_service()

@@ -44,7 +44,10 @@ RAZZ_ACTIONS: tuple[str, ...] = (
 FLOP_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
 """Hold'em and Omaha: the betting buttons (a subset of the stud games'; a no-limit or
 pot-limit bet's amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
-ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS
+MIXED_ACTIONS: tuple[str, ...] = ("pick_game",)
+"""The next dealer's game menu at a dealer's-choice table (cogs/_mixed.py)."""
+ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS
+_SELECTS = ("discard", "pick_game")
 
 _ID = r"[1-9][0-9]{0,19}"
 _VERSION = r"0|[1-9][0-9]{0,19}"
@@ -52,13 +55,17 @@ _ARG = r"[A-Za-z0-9_]{1,24}"
 
 BUTTON_TEMPLATE = (
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):"
-    rf"(?P<action>{'|'.join(a for a in ACTIONS if a != 'discard')})(?::(?P<arg>{_ARG}))?"
+    rf"(?P<action>{'|'.join(a for a in ACTIONS if a not in _SELECTS)})(?::(?P<arg>{_ARG}))?"
 )
 """What a Home Game button's custom_id looks like (``DynamicItem`` template)."""
 SELECT_TEMPLATE = (
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>discard)(?::(?P<arg>{_ARG}))?"
 )
 """What the discard select menu's custom_id looks like."""
+GAME_SELECT_TEMPLATE = (
+    rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>pick_game)(?::(?P<arg>{_ARG}))?"
+)
+"""What the dealer's-choice game menu's custom_id looks like."""
 
 _ANY = re.compile(
     rf"hg:(?P<table_id>{_ID}):(?P<version>{_VERSION}):(?P<action>[a-z_]+)(?::(?P<arg>{_ARG}))?"

@@ -39,6 +39,8 @@ from bot.render.text import (
 from bot.tables.stud import STUD_GAMES
 from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
+from cogs._mixed import add_game_select, mixed_lines
+from cogs._mixed import title as mixed_title
 
 if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
@@ -186,6 +188,10 @@ def _plain(text: str) -> str:
     return text.strip().replace("`", "ˋ").replace("\n", " ")
 
 
+def _picking(view: TableView) -> bool:
+    return view.mixed is not None and view.mixed.chooser is not None
+
+
 def _choice_count(view: TableView) -> str | None:
     """Zoot/Wheelers: how many of the players in the hand have made this round's choice,
     never who chose what ("2 of 3 have chosen")."""
@@ -253,7 +259,7 @@ def house_rule_line(name: str, value: str) -> str:
 
 
 def table_embed(view: TableView) -> discord.Embed:
-    title = f"{game_title(view)} — table #{view.table_id}"
+    title = f"{mixed_title(view, game_title(view))} — table #{view.table_id}"
     if view.practice:
         title += " (practice)"
     head = f"**{view.phase}**"
@@ -261,7 +267,7 @@ def table_embed(view: TableView) -> discord.Embed:
         head += f" · Game {view.hand_number} · pot **{format_chips(view.pot)}**"
     elif view.pot:
         head += f" · pot **{format_chips(view.pot)}**"
-    lines = [head]
+    lines = [head, *mixed_lines(view, countdown(view.deadline))]
     chosen = _choice_count(view)
     if chosen:
         lines.append(chosen)
@@ -271,7 +277,7 @@ def table_embed(view: TableView) -> discord.Embed:
             f"▶ To act: {who}"
             + (f" · time runs out {countdown(view.deadline)}" if view.deadline else "")
         )
-    elif view.deadline and view.status == "running":
+    elif view.deadline and view.status == "running" and not _picking(view):
         lines.append(f"Next game {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
@@ -371,6 +377,7 @@ def table_components(view: TableView) -> discord.ui.View:
                     row=1 + i // 5,  # Discord allows 5 buttons per row
                 )
             )
+    add_game_select(ui, view)  # a dealer's-choice table between hands
     return ui
 
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.cli.compare import compare_group
 from bot.engine.cards import parse_cards
-from bot.render import rulebook
+from bot.render import rulebook, rulebook_mixed
 from bot.render.rulebook import GAME_TITLES
 from bot.render.text import cards_text, hand_name_text
 from cogs._answer import arm_command, send
@@ -177,6 +177,16 @@ class RulesCog(commands.Cog, name="Rules"):
     async def omaha(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "omaha")
 
+    @rules.command(name="horse", description="HORSE: five games in turn, one orbit each")
+    async def horse(self, interaction: discord.Interaction) -> None:
+        await self._show(interaction, "horse")
+
+    @rules.command(
+        name="dealers-choice", description="Dealer's choice: the next dealer picks the game"
+    )
+    async def dealers_choice(self, interaction: discord.Interaction) -> None:
+        await self._show(interaction, "dealers-choice")
+
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(
         game="the game whose ranking to use",
@@ -185,9 +195,11 @@ class RulesCog(commands.Cog, name="Rules"):
         wraparound="Wheelers only: straights may turn the corner (K-A-2)",
     )
     @app_commands.choices(
+        # the games whose hands rank (a mixed table's rank as the game being played)
         game=[
             app_commands.Choice(name=t, value=g)
             for g, t in {**GAME_TITLES, **COMPARE_EXTRA}.items()
+            if g not in rulebook_mixed.PARTS
         ]
     )
     async def compare(

@@ -37,6 +37,7 @@ from cogs._delivery import (
 from cogs._errors import reply
 from cogs._flop import FlopTables
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
+from cogs._mixed_commands import MixedCommands
 from cogs._options import (
     GUTS_OPTION_HELP,
     GUTS_ORDER,
@@ -93,7 +94,9 @@ def _options(**values: Any) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-class TablesCog(FlopTables, TablePublisher, StudCommands, commands.Cog, name="Tables"):
+class TablesCog(
+    FlopTables, MixedCommands, TablePublisher, StudCommands, commands.Cog, name="Tables"
+):
     table = app_commands.Group(
         name="table", description="The table in this channel", guild_only=True
     )
@@ -450,6 +453,9 @@ class TablesCog(FlopTables, TablePublisher, StudCommands, commands.Cog, name="Ta
             return
         if await self._superseded(interaction, tid):
             raise StaleAction()
+        if cid.action == "pick_game":
+            await self._pick_game(interaction, cid, values)
+            return
         if cid.action in ("bet", "raise") and await self._flop_bet(interaction, cid):
             return  # a no-limit or pot-limit amount (cogs._flop)
         if cid.action in TABLE_ACTIONS or cid.action in RAZZ_ACTIONS:

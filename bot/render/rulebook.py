@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop, rulebook_stud
+from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -31,6 +31,7 @@ GAME_TITLES = {
     "razz": "Razz",
     rulebook_stud.GAME: rulebook_stud.TITLE,
     **rulebook_flop.TITLES,
+    **rulebook_mixed.GAME_TITLES,
 }
 
 
@@ -277,6 +278,7 @@ PARTS: dict[str, tuple[Part, ...]] = {
     "razz": (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT),
     rulebook_stud.GAME: rulebook_stud.PARTS,
     **rulebook_flop.PARTS,
+    **rulebook_mixed.PARTS,
 }
 
 CHIPS = Part(
@@ -297,6 +299,44 @@ CHIPS = Part(
     ),
 )
 
+NIGHT = Part(
+    "The night and the settle-up",
+    (
+        Rule(
+            "7.1",
+            "A **night** brackets an evening's play in a server: `/night start` (a league "
+            "admin or the host of a live table) and `/night end` (its host or an admin). One "
+            "night at a time per server.",
+        ),
+        Rule(
+            "7.2",
+            "`/night end` posts each player's net for the night, their hands played, the "
+            "biggest pot and a picture, then the **settle-up**: who pays whom. `/settle` "
+            "shows the same for the current (or last) night or, with `period:season`, the "
+            "season.",
+        ),
+        Rule(
+            "7.3",
+            "The settle-up uses the **fewest transfers**: exactly the minimum when at most "
+            "15 players have a net, beyond that exact opposites first, then the largest debt "
+            "to the largest credit (at most one transfer fewer than the players with a net).",
+        ),
+        Rule(
+            "7.4",
+            "With the league's `chip_value` (`/league setup chip_value: currency:`, for "
+            "example 100 chips = 1.00 EUR) each transfer is also said in money. A transfer "
+            "that is not a whole number of the currency's smallest unit is rounded half up "
+            "to it, and the post **says so**.",
+        ),
+        Rule(
+            "7.5",
+            "Settling is recorded in the ledger (kind `settle`), one row per transfer, so "
+            "every settled net returns to 0, the next period starts from the settled state "
+            "and the audit (5.2) still holds. A night is settled once.",
+        ),
+    ),
+)
+
 
 # ------------------------------------------------------------------------- rendering
 
@@ -308,6 +348,8 @@ def house_rules(game: str) -> list[tuple[str, str, str]]:
         return rulebook_stud.house_rules()
     if game in rulebook_flop.GAMES:
         return rulebook_flop.house_rules(game)
+    if game in rulebook_mixed.PARTS:
+        return rulebook_mixed.house_rules(game)
     model = RazzRules() if game == "razz" else GutsRules(game=game)
     return [row for row in model.describe() if row[0] != "game"]
 
@@ -345,7 +387,14 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
     ("5", "Chips", (CHIPS,), ()),
     *rulebook_flop.SECTIONS,
+    ("7", "The night and the settle-up", (NIGHT,), ()),
     (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),
+    (
+        rulebook_mixed.SECTION,
+        rulebook_mixed.HEADING,
+        rulebook_mixed.SECTION_PARTS,
+        tuple(rulebook_mixed.PARTS),
+    ),
 )
 
 
@@ -358,10 +407,12 @@ def markdown() -> str:
         "     same text `/rules` shows. Edit that file, not this one; a test fails when this",
         "     one is stale. -->",
         "",
-        "How this bot plays Zoot, Wheelers and Razz (and Hold'em and Omaha): the games' own",
-        "texts where they speak, and its defaults and **house rules** where they leave the",
-        "choice to the dealer. A table announces its house rules when it opens; `/rules GAME`",
-        "(`zoot`, `wheelers`, `razz`, ...) shows the rules of each game. Messages cite a rule as",
+        "How this bot plays Zoot, Wheelers and Razz, and beside them Seven-card Stud and Stud",
+        "Hi-Lo, Hold'em and Omaha, and the mixed tables (HORSE, dealer's choice): the games'",
+        "own texts where they speak, cardroom practice where they do not, and its defaults and",
+        "**house rules** where they leave the choice to the dealer. A table announces its house",
+        "rules when it opens; `/rules GAME` (`zoot`, `wheelers`, `razz`, `stud`, `holdem`,",
+        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game. Messages cite a rule as",
         f'"{cite("4.2")}".',
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",

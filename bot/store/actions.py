@@ -168,9 +168,10 @@ class ActionOps(TableOps):
                     balances[uid] = created.balance
         return TableAccounts(table_id, guild_id, season_id, pot, practice, wallets, balances)
 
-    async def begin_hand(self, table_id: int) -> Hand:
+    async def begin_hand(self, table_id: int, *, game: str | None = None) -> Hand:
         """:meth:`start_hand` in one round trip: number the table's next hand and mark it
-        running (refused for a closed table or while a hand runs)."""
+        running (refused for a closed table or while a hand runs). ``game``: the hand's
+        game when it is not the table's (a mixed table's hand is of the game dealt)."""
         now = self.now()
 
         def run(conn: sqlite3.Connection) -> Hand:
@@ -182,17 +183,20 @@ class ActionOps(TableOps):
             ).fetchone()
             if row is None:
                 raise NotFound(f"no table {table_id}")
-            status, game, last, running = row
+            status, table_game, last, running = row
+            hand_game = game or table_game
             if status == "closed":
                 raise StoreError(f"table {table_id} is closed")
             if running is not None:
                 raise StoreError(f"hand {running} of table {table_id} is still running")
             cur = conn.execute(
                 "INSERT INTO hands (table_id, number, game, started_at) VALUES (?, ?, ?, ?)",
-                (table_id, last + 1, game, now),
+                (table_id, last + 1, hand_game, now),
             )
             assert cur.lastrowid is not None
-            return Hand(cur.lastrowid, table_id, last + 1, game, "running", now, None, None, None)
+            return Hand(
+                cur.lastrowid, table_id, last + 1, hand_game, "running", now, None, None, None
+            )
 
         return await self._in_thread(run)
 

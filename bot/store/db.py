@@ -78,6 +78,14 @@ class Migration:
             raise MigrationError(f"migration {self.version:04d}_{self.name}: unfinished statement")
         return out
 
+    @property
+    def foreign_keys_off(self) -> bool:
+        """The file asks (first line ``-- foreign_keys: off``) to run with foreign keys off:
+        a table rebuild (SQLite cannot change a column's CHECK in place), which drops a
+        table other tables reference. PRAGMA foreign_keys is a no-op inside a transaction,
+        so the runner sets it around it and checks the keys before the commit."""
+        return self.sql.lstrip().startswith("-- foreign_keys: off")
+
 
 def migrations() -> tuple[Migration, ...]:
     """The migration files shipped in ``bot/store/migrations``, numbered 1, 2, 3 ... with no
@@ -561,6 +569,8 @@ async def _migrate(db: aiosqlite.Connection, *, dry: bool) -> tuple[int, ...]:
                     " run `python -m bot db migrate`"
                 )
             break
+        if m.foreign_keys_off:
+            await db.execute("PRAGMA foreign_keys = OFF")
         await db.execute("BEGIN IMMEDIATE")
         try:
             version = await _user_version(db)
@@ -573,6 +583,13 @@ async def _migrate(db: aiosqlite.Connection, *, dry: bool) -> tuple[int, ...]:
                 continue
             for statement in m.statements():
                 await db.execute(statement)
+            if m.foreign_keys_off:
+                async with db.execute("PRAGMA foreign_key_check") as cur:
+                    broken = await cur.fetchall()
+                if broken:
+                    raise MigrationError(
+                        f"migration {m.version:04d}_{m.name} breaks foreign keys: {broken[:3]}"
+                    )
             await db.execute(f"PRAGMA user_version = {m.version}")
             await db.execute("COMMIT")
         except BaseException as exc:
@@ -580,6 +597,9 @@ async def _migrate(db: aiosqlite.Connection, *, dry: bool) -> tuple[int, ...]:
             if isinstance(exc, sqlite3.Error):
                 raise MigrationError(f"migration {m.version:04d}_{m.name} failed: {exc}") from exc
             raise
+        finally:
+            if m.foreign_keys_off:
+                await db.execute("PRAGMA foreign_keys = ON")
         applied.append(m.version)
     version = await _user_version(db)
     if version > latest:

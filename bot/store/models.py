@@ -11,6 +11,8 @@ TableStatus = Literal["open", "running", "paused", "closed"]
 HandStatus = Literal["running", "finished", "voided"]
 
 GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha", "stud"})
+MIXED_GAMES: frozenset[str] = frozenset({"horse", "dealers-choice"})
+"""Tables whose game changes between hands; each hand is stored as the game dealt."""
 TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
 LEDGER_KINDS: frozenset[str] = frozenset(
     {

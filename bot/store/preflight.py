@@ -83,7 +83,9 @@ def inspect_file(path: Path, *, latest: int | None, must_exist: bool = False) ->
         raise DatabaseFileError(f"{path} is damaged ({exc}); restore a backup") from None
     finally:
         db.close()
-    verdict = "; ".join(str(r[0]) for r in rows[:3])
+    # one line: a row of quick_check may itself hold several ("*** in database main ***\n
+    # Page 7: ...")
+    verdict = "; ".join(" ".join(str(r[0]).split()) for r in rows[:3])
     if verdict != "ok":
         raise DatabaseFileError(
             f"{path} is damaged (quick_check: {verdict[:200]}); restore a backup"

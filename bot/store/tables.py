@@ -25,6 +25,7 @@ from bot.store.errors import (
 from bot.store.ledger import LedgerOps, check_amount
 from bot.store.models import (
     GAMES,
+    MIXED_GAMES,
     POT_KINDS_IN,
     TABLE_STATUSES,
     Contribution,
@@ -179,8 +180,9 @@ class TableOps(LedgerOps):
         """Open a table (status ``open``, version 0) with its pot account. The league is
         created on the way if this is the guild's first table. One live table per channel:
         a second raises :class:`TableExists`."""
-        if game not in GAMES:
-            raise StoreError(f"unknown game {game!r}; one of {', '.join(sorted(GAMES))}")
+        if game not in GAMES | MIXED_GAMES:
+            known = ", ".join(sorted(GAMES | MIXED_GAMES))
+            raise StoreError(f"unknown game {game!r}; one of {known}")
         existing = await self.table_in_channel(channel_id)
         if existing is not None:
             raise TableExists(f"table {existing.id} ({existing.game}) already runs here")

@@ -174,6 +174,11 @@ class FlopFamily(GameFamily):
     def hand_over(self) -> bool:
         return self.engine is not None and self.engine.is_over
 
+    def follow_deal(self, last_dealer: int | None) -> None:
+        # a mixed table turns to this game: the button moves on from the last dealer
+        self.last_button = last_dealer
+        self.redeal_button = None
+
     def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
         return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
 

@@ -239,6 +239,31 @@ class GameFamily(ABC):
     def seat_left(self, seat: int) -> None:
         """A seat left the table between hands."""
 
+    # ---- mixed tables (bot/tables/mixed.py): the defaults are a one-game table's
+    def follow_deal(self, last_dealer: int | None) -> None:
+        """A mixed table turns to this game between hands: deal its next hand as if
+        ``last_dealer`` had dealt the hand before (the deal moves on clockwise)."""
+        raise InvalidConfig("games", f"{self.game} cannot be part of a mixed game")
+
+    def hand_game(self, stacks: Mapping[int, int], away: frozenset[int]) -> str:
+        """The game key of the hand :meth:`start_hand` deals next (the hand's row)."""
+        return self.game
+
+    def before_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], *, computers: frozenset[int]
+    ) -> float | None:
+        """The next hand is scheduled: seconds the table waits for a decision first (a
+        dealer's choice), or None for its usual pause."""
+        return None
+
+    def mixed(self) -> Any:
+        """What a mixed table shows of its games (:class:`bot.tables.mixed.MixedInfo`)."""
+        return None
+
+
+MIXED_GAMES = ("horse", "dealers-choice")
+"""Tables whose game changes between hands (bot/tables/mixed.py)."""
+
 
 def make_family(
     game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
@@ -255,8 +280,14 @@ def make_family(
         from bot.tables.flop import FlopFamily  # flop.py builds on this module
 
         return FlopFamily.parse(game, options, settings)
+    if game in MIXED_GAMES:
+        from bot.tables.mixed import MixedFamily  # here: mixed.py builds on this module
+
+        return MixedFamily.parse(game, options, settings)
     raise InvalidConfig(
-        "game", f"unknown game {game!r}; one of zoot, wheelers, razz, stud, holdem, omaha"
+        "game",
+        f"unknown game {game!r}; one of zoot, wheelers, razz, stud, holdem, omaha,"
+        " horse, dealers-choice",
     )
 
 
@@ -275,6 +306,10 @@ def load_family(
         from bot.tables.flop import FlopFamily
 
         fam = FlopFamily.stored(rules)
+    elif game in MIXED_GAMES:
+        from bot.tables.mixed import MixedFamily  # here: mixed.py builds on this module
+
+        fam = MixedFamily.from_rules(game, rules)
     else:
         raise GameError(f"unknown game {game!r}")
     if session:

@@ -37,6 +37,8 @@ class GutsFamily(GameFamily):
         self.engine: GutsGame | None = None
         self.next_setup: GutsSetup | None = None
         self.chosen: dict[int, str] = {}
+        self.deal_after: int | None = None
+        """A mixed table's last dealer before this game's first (see follow_deal)."""
 
     @classmethod
     def parse(
@@ -70,6 +72,7 @@ class GutsFamily(GameFamily):
             "engine": None if self.engine is None else self.engine.snapshot(),
             "next_setup": None if self.next_setup is None else self.next_setup.to_json(),
             "chosen": {str(s): c for s, c in self.chosen.items()},
+            "deal_after": self.deal_after,
         }
 
     def load(self, raw: Mapping[str, Any]) -> None:
@@ -78,6 +81,11 @@ class GutsFamily(GameFamily):
         nxt = raw.get("next_setup")
         self.next_setup = None if nxt is None else GutsSetup.from_json(nxt)
         self.chosen = {int(s): str(c) for s, c in raw.get("chosen", {}).items()}
+        self.deal_after = raw.get("deal_after")
+
+    def follow_deal(self, last_dealer: int | None) -> None:
+        self.next_setup = None
+        self.deal_after = last_dealer
 
     @property
     def hand_over(self) -> bool:
@@ -88,6 +96,9 @@ class GutsFamily(GameFamily):
         prev = self.next_setup
         if prev is None:
             dealer = seats[-1]  # the first seat sits on the dealer's left
+            if self.deal_after is not None:  # a mixed table's deal moves on clockwise
+                later = [s for s in seats if s > self.deal_after]
+                dealer = later[0] if later else seats[0]
             return GutsSetup(seats=seats, stacks=dict(stacks), dealer=dealer, away=away)
         if prev.dealer in seats:
             dealer = prev.dealer

@@ -35,6 +35,7 @@ from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.events import Event
 from bot.store import HandFinish, HandResult, Overdraft, Store, Tx
 from bot.tables.chips import TableChips
+from bot.tables.choices import TableChoices
 from bot.tables.computers import TableComputers
 from bot.tables.errors import NotSeated, StaleAction, TableClosed, UnpayableHand
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, Step
@@ -52,7 +53,13 @@ class TableSubscriber(Protocol):
 
 
 class TableService(
-    TableTimers, TableChips, TableViewing, TableComputers, TableSeating, TableWrites
+    TableTimers,
+    TableChips,
+    TableViewing,
+    TableComputers,
+    TableSeating,
+    TableWrites,
+    TableChoices,
 ):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
@@ -372,7 +379,7 @@ class TableService(
             step.announcements.append(f"Waiting for players: {reason}")
             return False
         await self._flush(live, tx, step)
-        hand = await tx.begin_hand(live.id)
+        hand = await tx.begin_hand(live.id, game=live.family.hand_game(stacks, self._away(live)))
         live.hand_id = hand.id
         live.hand_number = hand.number
         live.paid, live.won = {}, {}
@@ -478,7 +485,10 @@ class TableService(
         if reason is None:
             live.status = "running"
             live.pending = "next_hand"
-            live.deadline = self._deadline_in(live, self.autostart_delay)
+            # a decision before the hand (a dealer's choice) waits on the same timer
+            computers = frozenset(s for s, i in live.seats.items() if i.is_computer)
+            wait = live.family.before_hand(stacks, self._away(live), computers=computers)
+            live.deadline = self._deadline_in(live, self.autostart_delay if wait is None else wait)
         else:
             live.status = "open"
             live.pending = None

@@ -95,7 +95,7 @@ class TableViewing:
             table_id=live.id,
             guild_id=live.guild_id,
             channel_id=live.channel_id,
-            game=live.game,
+            game=fam.game,  # a mixed table's: the game being played
             status=live.status,
             host_id=live.host_id,
             version=live.version,
@@ -112,6 +112,7 @@ class TableViewing:
             community=fam.community(),
             recent=tuple(live.recent),
             result=live.result,
+            mixed=fam.mixed(),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -131,7 +132,7 @@ class TableViewing:
             table_id=live.id,
             user_id=user_id,
             seat=info.seat_no,
-            game=live.game,
+            game=fam.game,
             version=live.version,
             cards=cards.cards,
             down_cards=cards.down,

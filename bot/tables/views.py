@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine.actions import ActionOption
 from bot.engine.cards import Card
@@ -53,6 +54,8 @@ class TableView:
     community: tuple[Card, ...] = ()
     recent: tuple[str, ...] = ()
     result: str | None = None
+    mixed: Any = None
+    """A mixed table's games (:class:`bot.tables.mixed.MixedInfo`), else None."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

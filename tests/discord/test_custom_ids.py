@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cogs._ids import (
     ACTIONS,
     BUTTON_TEMPLATE,
+    GAME_SELECT_TEMPLATE,
     MAX_CUSTOM_ID,
     SELECT_TEMPLATE,
     BadCustomId,
@@ -32,10 +33,13 @@ def test_custom_id_round_trips_under_100_chars(
     text = build_custom_id(table_id, version, action, arg)
     assert len(text) <= MAX_CUSTOM_ID
     assert parse_custom_id(text) == CustomId(table_id, version, action, arg)
-    # exactly one DynamicItem template claims it: the select for discards, else the button
+    # exactly one DynamicItem template claims it: the discard select, the dealer's game
+    # menu, else the button
     button = re.fullmatch(BUTTON_TEMPLATE, text) is not None
     select = re.fullmatch(SELECT_TEMPLATE, text) is not None
-    assert (button, select) == ((False, True) if action == "discard" else (True, False))
+    games = re.fullmatch(GAME_SELECT_TEMPLATE, text) is not None
+    expect = {"discard": (False, True, False), "pick_game": (False, False, True)}
+    assert (button, select, games) == expect.get(action, (True, False, False))
 
 
 def test_custom_id_longest_possible_fits_discord_limit() -> None:

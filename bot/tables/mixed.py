@@ -1,0 +1,602 @@
+"""Tables whose game changes between hands (issue 13): HORSE and dealer's choice.
+
+:class:`MixedFamily` is a :class:`~bot.tables.games.GameFamily` that wraps the family of
+the game being played (built by the same factory as any table's) and changes it only
+between hands:
+
+- **rotation** (``horse``): the games in turn, each for one orbit of the button. The orbit
+  is over when the deal would come back to a player who already dealt this game (cardroom
+  practice; the stud games' notional button moves each hand for this count). A new
+  player dealt in during the orbit deals once too before it ends.
+- **choice** (``dealers-choice``): each time the deal passes, the player who deals next picks
+  the game of their deal from the games allowed. They have ``choice_seconds``; if the time
+  runs out the table plays the game just played again (the default: the table goes on as it
+  was, and an absent dealer forces no change). A computer dealer picks at once: the next game
+  in the list after the one just played. The table's first hand is the first game listed.
+
+Either way the deal keeps moving clockwise across games: the new game's first hand is dealt
+by the player after the last hand's dealer (:meth:`GameFamily.follow_deal`). A pot that
+carries over between Zoot or Wheelers games belongs to that game: the game goes on (no
+change, no pick) until the pot is won.
+
+One set of stakes for every game: ``small_bet`` (fixed-limit games' small bet, big bet twice
+it; Hold'em and Omaha blinds half and one small bet; Zoot and Wheelers ante one small bet;
+stud bring-in half a small bet) and ``ante`` (the stud games'; default a fifth of the small
+bet).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.actions import Action, ActionOption
+from bot.engine.cards import Card
+from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
+from bot.engine.events import Event
+from bot.tables.games import (
+    GameFamily,
+    HandEnd,
+    NameOf,
+    SeatCards,
+    SeatShow,
+    load_family,
+    make_family,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One game a mixed table may play: its key there, the family's game key, its name and
+    the game's own options; ``stakes`` says how the table's stakes map onto them."""
+
+    key: str
+    game: str
+    label: str
+    options: Mapping[str, Any]
+    stakes: str  # "guts" | "stud" | "flop"
+
+
+VARIANTS: dict[str, Variant] = {
+    v.key: v
+    for v in (
+        Variant("zoot", "zoot", "Zoot", {}, "guts"),
+        Variant("wheelers", "wheelers", "Wheelers", {}, "guts"),
+        Variant("razz", "razz", "Razz", {}, "stud"),
+        Variant("holdem", "holdem", "Hold'em", {"betting": "no-limit"}, "flop"),
+        Variant("holdem-fl", "holdem", "Fixed-limit Hold'em", {"betting": "fixed-limit"}, "flop"),
+        Variant("omaha", "omaha", "Omaha", {"split": "high", "betting": "pot-limit"}, "flop"),
+        Variant(
+            "omaha-hi-lo",
+            "omaha",
+            "Omaha Hi-Lo",
+            {"split": "hi-lo", "betting": "pot-limit"},
+            "flop",
+        ),
+        Variant(
+            "omaha-hi-lo-fl",
+            "omaha",
+            "Fixed-limit Omaha Hi-Lo",
+            {"split": "hi-lo", "betting": "fixed-limit"},
+            "flop",
+        ),
+        Variant("stud", "stud", "Stud", {"split": "high"}, "stud"),
+        Variant("stud-hi-lo", "stud", "Stud Hi-Lo", {"split": "hi-lo"}, "stud"),
+    )
+}
+"""Every game a mixed table knows, by its key there (data: a ninth game adds a line)."""
+
+HORSE = ("holdem-fl", "omaha-hi-lo-fl", "razz", "stud", "stud-hi-lo")
+"""H-O-R-S-E: fixed-limit Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo (eight or better)."""
+
+DEALERS_CHOICE = (
+    "zoot",
+    "wheelers",
+    "razz",
+    "holdem",
+    "omaha",
+    "omaha-hi-lo",
+    "stud",
+    "stud-hi-lo",
+)
+"""The eight games a dealer's-choice table allows unless its ``games`` option says fewer."""
+
+MODES = {"horse": "rotation", "dealers-choice": "choice"}
+NAMES = {"horse": "HORSE", "dealers-choice": "Dealer's choice"}
+
+SMALL_BET = 10
+CHOICE_SECONDS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class MixedInfo:
+    """What the table message shows of a mixed table's games."""
+
+    name: str
+    mode: str
+    key: str
+    label: str
+    next_label: str | None
+    """Rotation: the game after this orbit; choice: the game picked for the next deal."""
+    orbit_left: int | None
+    """Rotation: hands left in this orbit (None before the first hand)."""
+    chooser: int | None
+    """Choice: the seat that picks the next game now (None: no pick is awaited)."""
+    choices: tuple[tuple[str, str], ...]
+    """(key, name) of the games allowed."""
+    default_label: str
+    carried: bool
+    """A pot carries over: the game goes on until it is won."""
+
+
+def variant_keys(raw: object) -> tuple[str, ...]:
+    """The ``games`` option: keys separated by commas or spaces ("zoot, razz stud"), or a
+    list; each a key of :data:`VARIANTS`, none twice."""
+    if isinstance(raw, str):
+        items = [p for p in raw.replace(",", " ").split() if p]
+    elif isinstance(raw, Sequence):
+        items = [str(p) for p in raw]
+    else:
+        raise InvalidConfig("games", "a list of game names")
+    keys = tuple(p.strip().lower() for p in items)
+    for k in keys:
+        if k not in VARIANTS:
+            raise InvalidConfig("games", f"unknown game {k!r}; choose from {', '.join(VARIANTS)}")
+    if len(set(keys)) != len(keys):
+        raise InvalidConfig("games", "a game is listed twice")
+    if not keys:
+        raise InvalidConfig("games", "name at least one game")
+    return keys
+
+
+def variant_options(
+    v: Variant, *, small_bet: int, ante: int | None, decision_seconds: int | None
+) -> dict[str, Any]:
+    """The options of one game of the table, from the table's stakes."""
+    out: dict[str, Any] = dict(v.options)
+    if v.stakes == "guts":
+        out["ante"] = small_bet
+    elif v.stakes == "stud":
+        out.update(
+            small_bet=small_bet,
+            big_bet=2 * small_bet,
+            bring_in=max(1, small_bet // 2),
+            ante=small_bet // 5 if ante is None else ante,
+        )
+    else:
+        out.update(small_blind=small_bet // 2, big_blind=small_bet)
+        if v.options.get("betting") == "fixed-limit":
+            out.update(small_bet=small_bet, big_bet=2 * small_bet)
+    if decision_seconds is not None:
+        out["decision_seconds"] = decision_seconds
+    return out
+
+
+def _plays(v: Variant) -> bool:
+    """Whether this bot has the family of ``v`` (a game listed before its family lands is
+    refused with the reason)."""
+    try:
+        make_family(v.game, dict(v.options))
+    except InvalidConfig as exc:
+        return exc.field != "game"
+    return True
+
+
+class MixedFamily(GameFamily):
+    """See the module docstring. Session: the game being played (its family's own session
+    inside), the last dealer, who dealt in this orbit, the pending pick."""
+
+    def __init__(
+        self,
+        key: str,
+        variants: Sequence[Variant],
+        rules: Sequence[Mapping[str, Any]],
+        *,
+        config: Mapping[str, Any],
+    ) -> None:
+        self.key = key
+        self.mode = MODES[key]
+        self.variants = tuple(variants)
+        self.rules = [dict(r) for r in rules]
+        self.config = dict(config)
+        self.choice_seconds = int(config.get("choice_seconds", CHOICE_SECONDS))
+        self._fresh: dict[int, GameFamily] = {}
+        families = [self._family(i) for i in range(len(self.variants))]
+        self._min = max(f.min_players for f in families)
+        self._max = min(f.max_players for f in families)
+        if self._max < self._min:
+            raise InvalidConfig("games", "these games need different numbers of players")
+        self.index = 0
+        self.inner: GameFamily = self._family(0)
+        self._fresh.pop(0, None)
+        self.last_dealer: int | None = None
+        self.dealt: set[int] = set()
+        self.players: tuple[int, ...] = ()
+        self.pick: dict[str, Any] | None = None
+        """Choice: {"seat": the next dealer, "index": the game they picked or None}."""
+        self.undo: dict[str, Any] | None = None
+        """What a voided hand puts back (its dealer did not deal)."""
+        self.hands = 0
+        """Hands dealt at the table (0: the first hand is the first game listed)."""
+
+    # ---- building
+    @classmethod
+    def parse(
+        cls, game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> MixedFamily:
+        values: dict[str, Any] = {}
+        if settings:
+            for part in ("stakes", "house_rules"):
+                if isinstance(settings.get(part), Mapping):
+                    values.update(settings[part])
+        values.update(options)
+        unknown = set(values) - {"games", "small_bet", "ante", "decision_seconds", "choice_seconds"}
+        if unknown:
+            raise InvalidConfig(sorted(unknown)[0], "not an option of a mixed table")
+        small_bet = _int(values.get("small_bet", SMALL_BET), "small_bet", 2, 1_000_000)
+        ante = values.get("ante")
+        ante = None if ante is None else _int(ante, "ante", 0, 1_000_000)
+        secs = values.get("decision_seconds")
+        secs = None if secs is None else _int(secs, "decision_seconds", 10, 600)
+        choice = _int(values.get("choice_seconds", CHOICE_SECONDS), "choice_seconds", 10, 300)
+        if "games" in values and values["games"] is not None:
+            keys = variant_keys(values["games"])
+            missing = [VARIANTS[k].label for k in keys if not _plays(VARIANTS[k])]
+        elif game == "horse":
+            keys = HORSE
+            missing = [VARIANTS[k].label for k in keys if not _plays(VARIANTS[k])]
+        else:
+            keys = tuple(k for k in DEALERS_CHOICE if _plays(VARIANTS[k]))
+            missing = []
+        if missing:
+            raise InvalidConfig("games", f"this bot does not deal {', '.join(missing)} yet")
+        if MODES[game] == "rotation" and len(keys) < 2:
+            raise InvalidConfig("games", "a rotation needs two games or more")
+        variants = [VARIANTS[k] for k in keys]
+        rules = [
+            make_family(
+                v.game,
+                variant_options(v, small_bet=small_bet, ante=ante, decision_seconds=secs),
+            ).rules_json
+            for v in variants
+        ]
+        config = {"small_bet": small_bet, "ante": ante, "choice_seconds": choice}
+        return cls(game, variants, rules, config=config)
+
+    @classmethod
+    def from_rules(cls, game: str, rules: Mapping[str, Any]) -> MixedFamily:
+        variants = [VARIANTS[k] for k in rules["games"]]
+        return cls(game, variants, rules["rules"], config=rules.get("config", {}))
+
+    def _family(self, index: int) -> GameFamily:
+        """A family of game ``index`` with no session (kept: asked again for its rules)."""
+        fam = self._fresh.get(index)
+        if fam is None:
+            fam = load_family(self.variants[index].game, self.rules[index], None)
+            self._fresh[index] = fam
+        return fam
+
+    def _switch(self, index: int) -> None:
+        self.index = index
+        self.inner = self._family(index)
+        self._fresh.pop(index, None)  # this one now holds the session
+
+    # ---- rules
+    @property
+    def game(self) -> str:  # type: ignore[override]
+        return self.inner.game
+
+    @property
+    def engine(self) -> Any:  # type: ignore[override]
+        return self.inner.engine
+
+    @property
+    def variant(self) -> Variant:
+        return self.variants[self.index]
+
+    @property
+    def rules_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "games": [v.key for v in self.variants],
+            "rules": self.rules,
+            "config": self.config,
+        }
+
+    def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
+        how = (
+            "played in turn, each for one orbit of the button"
+            if self.mode == "rotation"
+            else f"the next dealer picks one for their deal ({self.choice_seconds} s;"
+            " else the game just played)"
+        )
+        head = (
+            ("games", ", ".join(v.label for v in self.variants), how),
+            ("small_bet", str(self.config.get("small_bet")), "every game's stakes follow it"),
+            ("now", self.variant.label, "the game being played"),
+        )
+        return head + tuple(self.inner.describe_rules())
+
+    @property
+    def decision_seconds(self) -> int:
+        return self.inner.decision_seconds
+
+    @property
+    def min_players(self) -> int:
+        return self._min
+
+    @property
+    def max_players(self) -> int:
+        return self._max
+
+    # ---- session
+    def session_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "inner": self.inner.session_json(),
+            "last_dealer": self.last_dealer,
+            "dealt": sorted(self.dealt),
+            "players": list(self.players),
+            "pick": self.pick,
+            "undo": self.undo,
+            "hands": self.hands,
+        }
+
+    def load(self, raw: Mapping[str, Any]) -> None:
+        self._switch(int(raw.get("index", 0)))
+        inner = raw.get("inner")
+        if inner:
+            self.inner.load(inner)
+        self.last_dealer = raw.get("last_dealer")
+        self.dealt = {int(s) for s in raw.get("dealt", [])}
+        self.players = tuple(int(s) for s in raw.get("players", []))
+        pick = raw.get("pick")
+        self.pick = None if pick is None else dict(pick)
+        undo = raw.get("undo")
+        self.undo = None if undo is None else dict(undo)
+        self.hands = int(raw.get("hands", 0))
+
+    # ---- between hands: which game is next
+    @property
+    def carried(self) -> bool:
+        """A pot stands between hands (a Zoot or Wheelers pot carried over)."""
+        return not self.inner.hand_running and self.inner.pot > 0
+
+    def next_dealer(self, stacks: Mapping[int, int], away: frozenset[int]) -> int | None:
+        """Who deals the next hand: the next player clockwise after the last dealer (the
+        families' own rule), None before the first hand."""
+        if self.last_dealer is None:
+            return None
+        can = [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
+        later = [s for s in can if s > self.last_dealer]
+        return later[0] if later else (can[0] if can else None)
+
+    def _plan(self, stacks: Mapping[int, int], away: frozenset[int]) -> tuple[int, str]:
+        """The game of the next hand and why: first, carry, orbit, same, pick, default."""
+        if self.hands == 0:
+            return self.index, "first"
+        if self.carried:
+            return self.index, "carry"
+        if self.mode == "rotation":
+            nxt = self.next_dealer(stacks, away)
+            if nxt is not None and nxt in self.dealt:
+                return (self.index + 1) % len(self.variants), "orbit"
+            return self.index, "same"
+        if self.pick is not None and self.pick.get("index") is not None:
+            return int(self.pick["index"]), "pick"
+        return self.index, "default"
+
+    def _planned(self, stacks: Mapping[int, int], away: frozenset[int]) -> GameFamily:
+        index, _ = self._plan(stacks, away)
+        return self.inner if index == self.index else self._family(index)
+
+    def hand_game(self, stacks: Mapping[int, int], away: frozenset[int]) -> str:
+        return self._planned(stacks, away).game
+
+    def before_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], *, computers: frozenset[int]
+    ) -> float | None:
+        if self.mode != "choice":
+            return None
+        _, why = self._plan(stacks, away)
+        chooser = self.next_dealer(stacks, away)
+        if why in ("first", "carry") or chooser is None or len(self.variants) < 2:
+            self.pick = None
+            return None
+        if self.pick is not None and self.pick.get("seat") == chooser:
+            return None if self.pick.get("index") is not None else float(self.choice_seconds)
+        if chooser in computers:
+            # a computer dealer picks at once: the next game in the list
+            self.pick = {"seat": chooser, "index": (self.index + 1) % len(self.variants)}
+            return None
+        self.pick = {"seat": chooser, "index": None}
+        return float(self.choice_seconds)
+
+    def choose(self, seat: int, key: str, name: NameOf) -> Event:
+        """The next dealer picks the game of their deal (a typed refusal otherwise)."""
+        pick = self.pick
+        if self.mode != "choice":
+            raise IllegalAction("this table's games change by themselves")
+        if pick is None or self.inner.hand_running:
+            raise NotYourTurn("no game is being chosen now")
+        if pick["seat"] != seat:
+            raise NotYourTurn(f"{name(int(pick['seat']))} deals next and picks the game")
+        if pick.get("index") is not None:
+            chosen = self.variants[int(pick["index"])].label
+            raise IllegalAction(f"you already chose {chosen}")
+        keys = [v.key for v in self.variants]
+        if key not in keys:
+            allowed = ", ".join(v.label for v in self.variants)
+            raise IllegalAction(f"{key!r} is not one of this table's games ({allowed})")
+        index = keys.index(key)
+        self.pick = {"seat": seat, "index": index}
+        return Event("game_chosen", {"seat": seat, "key": key, "label": self.variants[index].label})
+
+    # ---- the hand
+    @property
+    def hand_over(self) -> bool:
+        return self.inner.hand_over
+
+    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
+        return self._planned(stacks, away).start_reason(stacks, away)
+
+    def start_hand(
+        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+    ) -> list[Event]:
+        index, why = self._plan(stacks, away)
+        chooser = None if self.pick is None else self.pick.get("seat")
+        events: list[Event] = []
+        changed = index != self.index
+        if changed:
+            self._switch(index)
+            self.inner.follow_deal(self.last_dealer)
+            self.dealt = set()
+        if why in ("first", "orbit", "pick", "default"):
+            data = {"key": self.variant.key, "label": self.variant.label, "why": why}
+            events.append(Event("game_on", {**data, "seat": chooser, "changed": changed}))
+        self.undo = {"last_dealer": self.last_dealer, "dealt": sorted(self.dealt)}
+        events.extend(self.inner.start_hand(stacks, away, rng))
+        dealer = self.inner.dealer
+        if dealer is not None:
+            self.last_dealer = dealer
+            self.dealt.add(dealer)
+        self.players = tuple(s for s in sorted(stacks) if self.inner.in_hand(s))
+        self.pick = None
+        self.hands += 1
+        return events
+
+    def to_act(self) -> frozenset[int]:
+        return self.inner.to_act()
+
+    def in_hand(self, seat: int) -> bool:
+        return self.inner.in_hand(seat)
+
+    def check(self, action: Action) -> None:
+        self.inner.check(action)
+
+    def apply(self, action: Action) -> list[Event]:
+        return self.inner.apply(action)
+
+    def timeout(self) -> tuple[list[Event], list[tuple[int, str]]]:
+        return self.inner.timeout()
+
+    def default_action(self, seat: int) -> Action:
+        return self.inner.default_action(seat)
+
+    def computer_action(self, seat: int, rng: random.Random) -> Action:
+        return self.inner.computer_action(seat, rng)
+
+    def options(self, seat: int) -> list[ActionOption]:
+        return self.inner.options(seat)
+
+    def public_options(self) -> tuple[ActionOption, ...]:
+        return self.inner.public_options()
+
+    def finish(self, names: NameOf) -> HandEnd:
+        return self.inner.finish(names)
+
+    def void(self) -> None:
+        self.inner.void()
+        if self.undo is not None:
+            # the voided hand's dealer deals again (the same game: a change stands)
+            self.last_dealer = self.undo.get("last_dealer")
+            self.dealt = {int(s) for s in self.undo.get("dealt", [])}
+            self.undo = None
+        self.hands = max(0, self.hands - 1)
+
+    @property
+    def pot(self) -> int:
+        return self.inner.pot
+
+    @property
+    def dealer(self) -> int | None:
+        return self.inner.dealer
+
+    def stacks(self) -> dict[int, int]:
+        return self.inner.stacks()
+
+    def seat_show(self, seat: int) -> SeatShow:
+        return self.inner.seat_show(seat)
+
+    def seat_cards(self, seat: int) -> SeatCards:
+        return self.inner.seat_cards(seat)
+
+    def community(self) -> tuple[Card, ...]:
+        return self.inner.community()
+
+    def phase_text(self) -> str:
+        return f"{self.variant.label}: {self.inner.phase_text()}"
+
+    @property
+    def paused(self) -> bool:
+        return self.inner.paused
+
+    def resume(self) -> list[Event]:
+        return self.inner.resume()
+
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        return self.inner.new_turn(events)
+
+    def describe(self, event: Event, name: NameOf) -> str | None:
+        d = event.data
+        if event.kind == "game_chosen":
+            return f"{name(int(d['seat']))} picks {d['label']} for their deal"
+        if event.kind == "game_on":
+            why, label = d["why"], d["label"]
+            who = None if d.get("seat") is None else name(int(d["seat"]))
+            if why == "first":
+                return f"{NAMES[self.key]}: the first game is {label}"
+            if why == "orbit":
+                return f"The orbit is over: now {label}"
+            if why == "pick":
+                return f"{who} deals {label}"
+            if why == "default":
+                return f"{who} did not pick in time: {label} again" if who else f"{label} again"
+            return None
+        return self.inner.describe(event, name)
+
+    def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
+        return self.inner.result_text(events, name)
+
+    def seat_left(self, seat: int) -> None:
+        self.inner.seat_left(seat)
+        if self.pick is not None and self.pick.get("seat") == seat:
+            self.pick = None  # the next dealer left: the next schedule asks the new one
+
+    def follow_deal(self, last_dealer: int | None) -> None:
+        raise InvalidConfig("games", "a mixed game cannot be part of another")
+
+    def mixed(self) -> MixedInfo:
+        nxt: str | None = None
+        left: int | None = None
+        if self.mode == "rotation":
+            nxt = self.variants[(self.index + 1) % len(self.variants)].label
+            if self.players:
+                left = len([s for s in self.players if s not in self.dealt])
+        elif self.pick is not None and self.pick.get("index") is not None:
+            nxt = self.variants[int(self.pick["index"])].label
+        chooser = None
+        if self.pick is not None and self.pick.get("index") is None:
+            chooser = int(self.pick["seat"])
+        return MixedInfo(
+            name=NAMES[self.key],
+            mode=self.mode,
+            key=self.variant.key,
+            label=self.variant.label,
+            next_label=nxt,
+            orbit_left=left,
+            chooser=chooser,
+            choices=tuple((v.key, v.label) for v in self.variants),
+            default_label=self.variant.label,
+            carried=self.carried,
+        )
+
+
+def _int(value: object, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidConfig(field, f"a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise InvalidConfig(field, f"between {low} and {high}, got {value}")
+    return value
