@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pokerkit
@@ -96,4 +98,17 @@ def test_sim_cli_stud_split_option_and_its_refusal(tmp_path: Path, capsys) -> No
     assert main([*args, "--seed", "4"]) == 0
     assert "game stud: 3 hand(s) played" in capsys.readouterr().out
     assert main(["sim", "razz", "--split", "hi-lo", "--hands", "1"]) == 2
-    assert "--split applies to stud only" in capsys.readouterr().err
+    assert "--split applies to stud and omaha only" in capsys.readouterr().err
+    assert main(["sim", "stud", "--betting", "no-limit", "--hands", "1"]) == 2
+    assert "--betting applies to holdem and omaha only" in capsys.readouterr().err
+
+
+def test_sim_cli_omaha_hi_lo_fixed_limit_options_reach_the_table(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "sim.db"
+    args = ["sim", "omaha", "--split", "hi-lo", "--betting", "fixed-limit", "--players", "3"]
+    assert main([*args, "--hands", "3", "--seed", "5", "--db", str(db)]) == 0
+    assert "game omaha: 3 hand(s) played" in capsys.readouterr().out
+    with sqlite3.connect(db) as raw:
+        (rules,) = raw.execute("SELECT rules FROM tables").fetchone()
+    assert json.loads(rules)["split"] == "hi-lo"
+    assert json.loads(rules)["betting"] == "fixed-limit"
