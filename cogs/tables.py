@@ -467,6 +467,9 @@ class TablesCog(
             if cid.action in RAZZ_ACTIONS and cid.version != view.version:
                 raise StaleAction()  # refused at once; the service checks again under its lock
         card: str | None = None
+        seated = False  # at Join: this player already sits here (away: Join brings them back)
+        if cid.action == "join":
+            seated = (await service.view(tid)).seat_of(uid) is not None
         if cid.action in GUTS_ACTIONS:
             if cid.action == "discard":
                 if len(values) != 1:
@@ -482,7 +485,10 @@ class TablesCog(
             # a refused click at once; one refused under the table's lock (a double click, a
             # timer that acted first) gets an ephemeral follow-up.
             await interaction.response.defer()
-        if cid.action == "join":
+        if cid.action == "join" and seated:
+            # the idle rule sat this player out: Join brings them back for the next game
+            await self._answer_table(interaction, await service.back(tid, uid))
+        elif cid.action == "join":
             view = await service.join(tid, uid, safe_name(interaction.user.display_name))
             await self._answer_table(interaction, view)
             self._check_dm_later(tid, uid)
