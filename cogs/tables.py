@@ -368,6 +368,33 @@ class TablesCog(
         )
         self._refresh_table(closed.table_id)
 
+    @table.command(
+        name="pause",
+        description="Pause the table, in or between hands (a player, the host or Manage Server)",
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        paused = await self.service.pause(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(
+            interaction,
+            f"Table #{paused.table_id} is paused: no timer runs. Anyone seated presses"
+            " **Resume** (or runs `/table resume`) to go on where it stopped.",
+        )
+        self._refresh_table(paused.table_id)
+
+    @table.command(
+        name="resume", description="Go on with a paused table (a player, the host or Manage Server)"
+    )
+    async def resume(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        resumed = await self.service.resume(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(interaction, f"Table #{resumed.table_id} goes on.")
+        self._refresh_table(resumed.table_id)
+
     @table.command(name="kick", description="Remove a player (host or Manage Server)")
     @app_commands.describe(user="the player to remove")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:

@@ -361,6 +361,8 @@ class TableSeating:
                 self._may_manage(live, actor_id, may_manage)
             if live.status == "paused":
                 raise IllegalAction("the table is already paused")
+            if live.status != "running":
+                raise IllegalAction("the game has not started: there is nothing to pause")
             live.status = "paused"
             live.deadline = None
             live.pending = None
