@@ -84,11 +84,12 @@ def range_text(kind: str, low: int, high: int) -> str:
 def parse_amount(text: str) -> int | None:
     """A typed amount: digits, with thousands separators or spaces allowed ("1,250").
 
-    >>> parse_amount(" 1,250 "), parse_amount("12k"), parse_amount("0")
-    (1250, None, 0)
+    >>> parse_amount(" 1,250 "), parse_amount("12k"), parse_amount("0"), parse_amount("²")
+    (1250, None, 0, None)
     """
     cleaned = re.sub(r"[\s,._']", "", text)
-    return int(cleaned) if cleaned.isdigit() and len(cleaned) <= 12 else None
+    # isdecimal, not isdigit: "²" is a digit that int() refuses (it raised in the modal)
+    return int(cleaned) if cleaned.isdecimal() and len(cleaned) <= 12 else None
 
 
 def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
