@@ -150,3 +150,27 @@ async def test_dealers_choice_waiting_for_the_pick_survives_restarts_menu_and_ti
         assert after.game == "stud" and any("did not pick in time" in r for r in after.recent)
         await balances_match_the_ledger(world, bot, tid)
     assert_all_acknowledged(world)
+
+
+async def test_an_amount_button_drawn_before_a_restart_still_raises_after_it(
+    world: World,
+) -> None:
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    async with table_bot(world, autostart_delay=30) as bot:
+        table = await open_table(world, "holdem", {}, players)
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        view = await service(bot).table_in_channel(world.channel.id)
+        assert view is not None
+        (uid,) = view.to_act_user_ids
+        actor = fake.users[uid]
+        await eventually(lambda: footer_state(table) == view.version, what="table")
+        menu = await amounts(world, actor, table, "Raise")
+        label = next(str(b["label"]) for b in menu.buttons() if b["label"].startswith("Min: "))
+    async with table_bot(world, seed=99, autostart_delay=30) as bot:
+        reply = await (await fake.click_label(actor, menu, label)).response()
+        assert reply.content == "You raise to 20." and not menu.buttons(), reply.content
+        after = await service(bot).view(view.table_id)
+        assert after.version > view.version and uid not in after.to_act_user_ids
+        await wallets_match_the_table(bot, world, view.table_id)
+    assert_all_acknowledged(world)
