@@ -12,6 +12,7 @@ has every card the viewer never saw written ``??``.
 from __future__ import annotations
 
 import io
+import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -67,6 +68,21 @@ GAME_NAMES = {
     "holdem": "Hold'em",
     "omaha": "Omaha",
 }
+HI_LO_NAMES = {"stud": "Stud Hi-Lo", "omaha": "Omaha Hi-Lo"}
+
+
+def hand_game_name(game: str, *, hi_lo: bool) -> str:
+    """A hand's game as /history names it: the split too (one game key plays both)."""
+    if hi_lo and game in HI_LO_NAMES:
+        return HI_LO_NAMES[game]
+    return GAME_NAMES.get(game, game)
+
+
+def _is_hi_lo(history: str | None) -> bool:
+    """Whether a PHH history is of a split game (pokerkit's codes and ours end in ``/8``)."""
+    return history is not None and re.search(r"^variant = '[^']*/8'$", history, re.M) is not None
+
+
 GAME_CHOICES = [app_commands.Choice(name=n, value=g) for g, n in GAME_NAMES.items()]
 BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.items()]
 
@@ -316,7 +332,7 @@ class LeagueCog(commands.Cog, name="League"):
             lines: list[str] = []
             options: list[discord.SelectOption] = []
             for h in hands:
-                game = GAME_NAMES.get(h.game, h.game)
+                game = hand_game_name(h.game, hi_lo=h.hi_lo)
                 net = format_chips(h.net, signed=True)
                 mark = " 🏆" if h.won_pot else ""
                 if len(lines) < HISTORY_SIZE:
@@ -390,7 +406,7 @@ class LeagueCog(commands.Cog, name="League"):
             return f"<@{uid}>"
 
         replay = replay_text(events, name, viewer_seat) or "(no events were recorded)"
-        game = GAME_NAMES.get(hand.game, hand.game)
+        game = hand_game_name(hand.game, hi_lo=_is_hi_lo(hand.history))
         files = []
         if hand.history:
             redacted = redact_history(hand.history, events, viewer_seat)

@@ -71,6 +71,8 @@ class HandSummary:
     paid: int
     won: int
     won_pot: bool
+    hi_lo: bool = False
+    """A split game (Stud Hi-Lo, Omaha Hi-Lo): its history's PHH variant ends in ``/8``."""
 
     @property
     def net(self) -> int:
@@ -187,7 +189,9 @@ class StatsOps(TableOps):
         """The member's most recent finished league hands, newest first."""
         rows = await self._all(
             "SELECT h.id, h.table_id, h.number, h.game, h.started_at, h.ended_at,"
-            " r.seat_no, r.paid, r.won, r.won_pot"
+            " r.seat_no, r.paid, r.won, r.won_pot,"
+            # the game key is the same for both splits; the PHH variant line says which
+            " coalesce(instr(h.history, '/8''' || char(10)) > 0, 0) AS hi_lo"
             " FROM hand_results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
@@ -208,6 +212,7 @@ class StatsOps(TableOps):
                 paid=r["paid"],
                 won=r["won"],
                 won_pot=bool(r["won_pot"]),
+                hi_lo=bool(r["hi_lo"]),
             )
             for r in rows
         ]

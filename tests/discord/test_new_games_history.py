@@ -91,7 +91,14 @@ async def test_history_opens_a_stud_hi_lo_and_a_horse_hand_and_leaderboards(
         await betting_hand(world, bot, view.table_id)
         history = await stored_history(bot, view.table_id)
         embed, files = await open_last_hand(world, world.bob)
-        assert "Stud" in str(embed["title"]) and str(embed.get("description"))
+        # the hand says which stud it was (the game key is "stud" for both splits)
+        assert str(embed["title"]).startswith("Stud Hi-Lo · table #"), embed["title"]
+        assert str(embed.get("description"))
+        listed = await (await fake.invoke(world.bob, world.channel, "history")).response()
+        assert listed.message is not None
+        (menu,) = listed.message.selects()
+        assert str(menu["options"][0]["label"]).startswith("Stud Hi-Lo · table #")
+        assert "Stud Hi-Lo, table #" in listed.content
         (name,) = [n for n in files if n.endswith(".phh")]
         assert "variant = 'F7S/8'" in history and "variant = 'F7S/8'" in files[name]
         reply = await (
