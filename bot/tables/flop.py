@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card
-from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
+from bot.engine.errors import InvalidConfig, NotYourTurn
 from bot.engine.events import Event
 from bot.engine.flop import FlopHand, FlopRules, next_button
 from bot.engine.flop import policy as flop_policy
@@ -28,8 +28,8 @@ from bot.engine.flop.phh import hand_to_phh
 from bot.engine.flop.showdown import high_name, scores
 from bot.engine.hands.low8 import low8_name
 from bot.render.text import hand_name_text
+from bot.tables.betting import BettingFamily
 from bot.tables.games import (
-    GameFamily,
     HandEnd,
     NameOf,
     SeatCards,
@@ -87,7 +87,7 @@ def bet_sizes(hand: FlopHand, seat: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-class FlopFamily(GameFamily):
+class FlopFamily(BettingFamily):
     """Hold'em (no-limit by default, pot-limit, fixed-limit) and Omaha (high or hi-lo,
     pot-limit by default, fixed-limit also)."""
 
@@ -141,18 +141,6 @@ class FlopFamily(GameFamily):
             out.append((name, *rows[name]))
         return tuple(out)
 
-    @property
-    def decision_seconds(self) -> int:
-        return self.rules.decision_seconds
-
-    @property
-    def min_players(self) -> int:
-        return self.rules.min_players
-
-    @property
-    def max_players(self) -> int:
-        return self.rules.max_players
-
     # ---- session
     def session_json(self) -> dict[str, Any]:
         return {
@@ -170,26 +158,10 @@ class FlopFamily(GameFamily):
         self.acted = bool(raw.get("acted", False))
 
     # ---- the hand
-    @property
-    def hand_over(self) -> bool:
-        return self.engine is not None and self.engine.is_over
-
     def follow_deal(self, last_dealer: int | None) -> None:
         # a mixed table turns to this game: the button moves on from the last dealer
         self.last_button = last_dealer
         self.redeal_button = None
-
-    def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
-        return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
-
-    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
-        can = self._players(stacks, away)
-        if len(can) < self.min_players:
-            return (
-                f"only {len(can)} player(s) can play (not away, with chips);"
-                f" a hand needs {self.min_players}"
-            )
-        return None
 
     def start_hand(
         self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
@@ -216,12 +188,6 @@ class FlopFamily(GameFamily):
             raise NotYourTurn("no hand is being played at this table")
         return self.engine
 
-    def to_act(self) -> frozenset[int]:
-        return frozenset() if self.engine is None else self.engine.to_act()
-
-    def in_hand(self, seat: int) -> bool:
-        return self.engine is not None and seat in self.engine.seat_ids
-
     def check(self, action: Action) -> None:
         hand = self._hand()
         if hand.can(action) is not None:
@@ -241,9 +207,6 @@ class FlopFamily(GameFamily):
             events.extend(hand.apply(act))
             done.append((seat, act.kind + "s"))
         return events, done
-
-    def default_action(self, seat: int) -> Action:
-        return self._hand().default_action(seat)
 
     def computer_action(self, seat: int, rng: random.Random) -> Action:
         return flop_policy.choose(self._hand(), seat, rng)
@@ -303,15 +266,8 @@ class FlopFamily(GameFamily):
         self.engine = None
 
     @property
-    def pot(self) -> int:
-        return 0 if self.engine is None else self.engine.pot_total
-
-    @property
     def dealer(self) -> int | None:
         return self.last_button
-
-    def stacks(self) -> dict[int, int]:
-        return {} if self.engine is None else self.engine.seat_stacks()
 
     def seat_show(self, seat: int) -> SeatShow:
         hand = self.engine
@@ -362,16 +318,6 @@ class FlopFamily(GameFamily):
         return {1: "before the flop", 2: "the flop", 3: "the turn", 4: "the river"}.get(
             hand.street, hand.street_name
         )
-
-    @property
-    def paused(self) -> bool:
-        return False
-
-    def resume(self) -> list[Event]:
-        raise IllegalAction("the hand is not paused")
-
-    def new_turn(self, events: Sequence[Event]) -> bool:
-        return bool(events)  # every action passes the turn
 
     def describe(self, event: Event, name: NameOf) -> str | None:
         if not event.public:
@@ -448,9 +394,6 @@ class FlopFamily(GameFamily):
             [e.data for e in events if e.kind == "award"], name, merged=len(pots) > 1
         )
         return "\n".join(lines)
-
-    def seat_left(self, seat: int) -> None:
-        return None
 
 
 def _shown_name(d: Mapping[str, Any]) -> str:

@@ -31,8 +31,8 @@ from bot.engine.stud.games import StudHighHand, StudHiLoHand
 from bot.render.rulebook import cite
 from bot.render.rulebook_stud import SPLIT_ROW
 from bot.render.text import hand_name_text, shown_hand_name
+from bot.tables.betting import BettingFamily
 from bot.tables.games import (
-    GameFamily,
     HandEnd,
     NameOf,
     SeatCards,
@@ -86,7 +86,7 @@ def variant_of(game: str, values: Mapping[str, Any]) -> Variant:
     return variant
 
 
-class StudFamily(GameFamily):
+class StudFamily(BettingFamily):
     """Razz, Seven-card Stud and Stud Hi-Lo. Session: the last dealer (the first by
     :func:`draw_for_deal`), and whether anyone acted in the hand (an all-timeout hand
     pauses the table)."""
@@ -148,18 +148,6 @@ class StudFamily(GameFamily):
             return ((name, SPLIT_OF[self.variant], meaning), *rows)
         return rows
 
-    @property
-    def decision_seconds(self) -> int:
-        return self.rules.decision_seconds
-
-    @property
-    def min_players(self) -> int:
-        return self.rules.min_players
-
-    @property
-    def max_players(self) -> int:
-        return self.rules.max_players
-
     # ------------------------------------------------------------------ session
 
     def session_json(self) -> dict[str, Any]:
@@ -179,25 +167,9 @@ class StudFamily(GameFamily):
 
     # ------------------------------------------------------------------ the hand
 
-    @property
-    def hand_over(self) -> bool:
-        return self.engine is not None and self.engine.is_over
-
     def follow_deal(self, last_dealer: int | None) -> None:
         # a mixed table turns to this game: the deal goes on clockwise from the last dealer
         self.last_dealer = last_dealer
-
-    def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
-        return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
-
-    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
-        can = self._players(stacks, away)
-        if len(can) < self.min_players:
-            return (
-                f"only {len(can)} player(s) can play (not away, with chips);"
-                f" a hand needs {self.min_players}"
-            )
-        return None
 
     def start_hand(
         self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
@@ -235,12 +207,6 @@ class StudFamily(GameFamily):
         if opts is None:
             opts = cached[seat] = hand.legal_actions(seat)
         return list(opts)
-
-    def to_act(self) -> frozenset[int]:
-        return frozenset() if self.engine is None else self.engine.to_act()
-
-    def in_hand(self, seat: int) -> bool:
-        return self.engine is not None and seat in self.engine.seat_ids
 
     def _big_bet(self, hand: StudHand, seat: int) -> ActionOption | None:
         """Stud's open pair on 4th street (RULES 8.2): the bet or raise to the big bet, as
@@ -300,9 +266,6 @@ class StudFamily(GameFamily):
             done.append((seat, {"bring_in": "posts the bring-in"}.get(act.kind, act.kind + "s")))
         return events, done
 
-    def default_action(self, seat: int) -> Action:
-        return self._hand().default_action(seat)
-
     def computer_action(self, seat: int, rng: random.Random) -> Action:
         hand = self._hand()
         if isinstance(hand, RazzHand):
@@ -359,15 +322,8 @@ class StudFamily(GameFamily):
     # ------------------------------------------------------------------ the table
 
     @property
-    def pot(self) -> int:
-        return 0 if self.engine is None else self.engine.pot_total
-
-    @property
     def dealer(self) -> int | None:
         return self.last_dealer
-
-    def stacks(self) -> dict[int, int]:
-        return {} if self.engine is None else self.engine.seat_stacks()
 
     def seat_show(self, seat: int) -> SeatShow:
         hand = self.engine
@@ -431,16 +387,6 @@ class StudFamily(GameFamily):
         if hand.is_over:
             return "showdown" if (hand.result or {}).get("showdown") else "hand over"
         return _street(hand.street)
-
-    @property
-    def paused(self) -> bool:
-        return False
-
-    def resume(self) -> list[Event]:
-        raise IllegalAction("the hand is not paused")
-
-    def new_turn(self, events: Sequence[Event]) -> bool:
-        return bool(events)  # every action passes the turn
 
     # ------------------------------------------------------------------ texts
 
@@ -532,9 +478,6 @@ class StudFamily(GameFamily):
                 if e.kind == "award"
             ]
         return "\n".join(lines)
-
-    def seat_left(self, seat: int) -> None:
-        return None
 
 
 def _shares(amount: int, n: int) -> list[int]:

@@ -1,0 +1,106 @@
+"""What the betting games' adapters share (Razz, Stud and Stud Hi-Lo in :mod:`bot.tables.stud`;
+Hold'em and Omaha in :mod:`bot.tables.flop`): one engine hand at a time, played turn by turn
+until it is over, kept after its end so that its result can be shown.
+
+A family here owns ``rules`` (a pydantic model with ``decision_seconds``, ``min_players`` and
+``max_players``) and ``engine`` (the hand being played or last played, or None), and gives
+``_hand`` (the engine, or the refusal that no hand is on). What differs (the deal, the
+options shown, the words of the table) stays in each family's module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.engine.actions import Action
+from bot.engine.errors import IllegalAction
+from bot.engine.events import Event
+from bot.tables.games import GameFamily
+
+
+class BettingHand(Protocol):
+    """What this module asks of a betting engine's hand (``FlopHand``, ``StudHand``)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def seat_ids(self) -> Sequence[int]: ...
+
+    @property
+    def pot_total(self) -> int: ...
+
+    def to_act(self) -> frozenset[int]: ...
+
+    def default_action(self, seat: int) -> Action: ...
+
+    def seat_stacks(self) -> dict[int, int]: ...
+
+
+class BettingFamily(GameFamily):
+    """The part of :class:`GameFamily` every betting game answers alike."""
+
+    rules: Any
+    engine: Any
+    """The hand (a :class:`BettingHand`), or None before the first."""
+
+    def _hand(self) -> BettingHand:
+        raise NotImplementedError
+
+    @property
+    def decision_seconds(self) -> int:
+        return self.rules.decision_seconds
+
+    @property
+    def min_players(self) -> int:
+        return self.rules.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.rules.max_players
+
+    @property
+    def hand_over(self) -> bool:
+        return self.engine is not None and self.engine.is_over
+
+    def _players(self, stacks: Mapping[int, int], away: frozenset[int]) -> list[int]:
+        return [s for s in sorted(stacks) if s not in away and stacks[s] > 0]
+
+    def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
+        can = self._players(stacks, away)
+        if len(can) < self.min_players:
+            return (
+                f"only {len(can)} player(s) can play (not away, with chips);"
+                f" a hand needs {self.min_players}"
+            )
+        return None
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self.engine is None else self.engine.to_act()
+
+    def in_hand(self, seat: int) -> bool:
+        return self.engine is not None and seat in self.engine.seat_ids
+
+    def default_action(self, seat: int) -> Action:
+        return self._hand().default_action(seat)
+
+    @property
+    def pot(self) -> int:
+        return 0 if self.engine is None else self.engine.pot_total
+
+    def stacks(self) -> dict[int, int]:
+        return {} if self.engine is None else self.engine.seat_stacks()
+
+    @property
+    def paused(self) -> bool:
+        return False
+
+    def resume(self) -> list[Event]:
+        raise IllegalAction("the hand is not paused")
+
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        return bool(events)  # every action passes the turn
+
+    def seat_left(self, seat: int) -> None:
+        return None
