@@ -5,10 +5,13 @@ run exits 0 with the ledger audit ok; the transcript shows what matters for the 
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.test_sandbox import sandbox
+from tests.test_sandbox import REPO, sandbox
 
 
 def ran(*args: str, cwd: Path) -> list[str]:
@@ -138,3 +141,26 @@ def test_sandbox_new_games_bad_arguments_exit_2(tmp_path: Path) -> None:
         done = sandbox(*args, cwd=tmp_path)
         assert done.returncode == 2, done.stderr
         assert done.stderr == f"sandbox: {why}\n"
+
+
+def test_sandbox_piped_into_a_reader_that_stops_early_ends_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``python -m bot sandbox | head``: once the reader has gone, the sandbox stops
+    quietly (exit status 1), never with a BrokenPipeError traceback."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("HOMEGAME_")}
+    environ["PYTHONPATH"] = str(REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sandbox", "--game", "razz", "--players", "2"],
+        cwd=tmp_path,
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith("[sandbox] razz, 2 players")
+    proc.stdout.close()  # the reader goes away, as `head -1` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) != 0
+    assert "Traceback" not in err, err

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,3 +116,8 @@ def sandbox(args: argparse.Namespace) -> int:
         return 2 if isinstance(exc, SandboxArgumentError) else 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`python -m bot sandbox | head`): stop quietly; stdout now
+        # goes nowhere, so the interpreter's last flush does not complain either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
