@@ -21,15 +21,32 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.engine.actions import Action
 from bot.engine.errors import HomeGameError
-from bot.testing import FakeMessage, FakeUser, InteractionRecord
+from bot.testing import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from bot.testing.fake_records import InteractionReply
 
-if TYPE_CHECKING:
-    from bot.ops.sandbox import _World
+
+class Printing(Protocol):
+    """The sandbox's printer (:class:`bot.ops.sandbox.Printer`), as the users need it."""
+
+    def note(self, tag: str, message: FakeMessage) -> None: ...
+
+    def say(self, tag: str, text: str) -> None: ...
+
+
+class _World(Protocol):
+    """What the users click through and print to (the sandbox's world; a protocol, so
+    this module does not import the one that imports it)."""
+
+    @property
+    def fake(self) -> FakeDiscord: ...
+
+    @property
+    def printer(self) -> Printing: ...
+
 
 LABELS = {
     "lay_down": "Lay down",
