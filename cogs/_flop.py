@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine.flop import BetOutOfRange
 from bot.render.text import format_chips
 from bot.tables.errors import StaleAction
 from cogs._answer import send
 from cogs._errors import handle_error, reply
-from cogs._ids import CustomId
+from cogs._ids import BadCustomId, CustomId, parse_custom_id
 from cogs._items import TableButton
 from cogs._options import PRACTICE_OPTION_HELP, REVEAL
 from cogs._refusal import refusal
@@ -38,8 +39,6 @@ GAMES = ("holdem", "omaha")
 TYPED = "typed"
 """The argument of the **Other amount…** button (it opens the modal)."""
 AMOUNT_INPUT = "amount"
-MODAL_TIMEOUT = 600.0
-"""Seconds an open amount modal is listened for (the player's own turn is shorter)."""
 
 FLOP_OPTION_HELP: dict[str, str] = {
     "small_blind": "small blind (default 5)",
@@ -84,11 +83,12 @@ def range_text(kind: str, low: int, high: int) -> str:
 def parse_amount(text: str) -> int | None:
     """A typed amount: digits, with thousands separators or spaces allowed ("1,250").
 
-    >>> parse_amount(" 1,250 "), parse_amount("12k"), parse_amount("0")
-    (1250, None, 0)
+    >>> parse_amount(" 1,250 "), parse_amount("12k"), parse_amount("0"), parse_amount("²")
+    (1250, None, 0, None)
     """
     cleaned = re.sub(r"[\s,._']", "", text)
-    return int(cleaned) if cleaned.isdigit() and len(cleaned) <= 12 else None
+    # isdecimal, not isdigit: "²" is a digit that int() refuses (it raised in the modal)
+    return int(cleaned) if cleaned.isdecimal() and len(cleaned) <= 12 else None
 
 
 def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
@@ -124,18 +124,17 @@ def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
 
 
 class AmountModal(discord.ui.Modal):
-    """Type the bet or raise "to" total; submitted, it acts as the amount buttons do."""
+    """Type the bet or raise "to" total; submitted, it acts as the amount buttons do (the
+    submit is handled by :meth:`FlopTables._amount_submitted`, not by this object)."""
 
-    def __init__(self, tables: FlopTables, cid: CustomId, option: ActionOption) -> None:
+    def __init__(self, cid: CustomId, option: ActionOption) -> None:
         kind = cid.action
         low, high = option.to or 0, option.most or 0
         super().__init__(
             title=f"{'Raise' if kind == 'raise' else 'Bet'}: how much?",
-            timeout=MODAL_TIMEOUT,
+            timeout=None,
             custom_id=f"hg:{cid.table_id}:{cid.version}:{kind}:{AMOUNT_INPUT}",
         )
-        self.tables = tables
-        self.cid = cid
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label=range_text(kind, low, high)[:45],
             custom_id=AMOUNT_INPUT,
@@ -145,13 +144,34 @@ class AmountModal(discord.ui.Modal):
         )
         self.add_item(self.amount)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await self.tables._typed_amount(interaction, self.cid, self.amount.value)
 
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction, error: Exception, /
-    ) -> None:
-        await handle_error(interaction, error)
+def typed_value(data: Any, custom_id: str = AMOUNT_INPUT) -> str | None:
+    """The text typed in input ``custom_id`` of a modal submit's raw data (inputs sit in
+    action rows, or in a label's ``component``); None if it is not there."""
+    stack = list((data or {}).get("components") or [])
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == 4 and item.get("custom_id") == custom_id:
+            return str(item.get("value") or "")
+        stack.extend(item.get("components") or [])
+        if item.get("component") is not None:
+            stack.append(item["component"])
+    return None
+
+
+def amount_modal_id(interaction: discord.Interaction) -> CustomId | None:
+    """The amount modal's custom_id (``hg:<table>:<version>:<bet|raise>:amount``) if this
+    interaction submits one."""
+    if interaction.type != discord.InteractionType.modal_submit:
+        return None
+    text = str((interaction.data or {}).get("custom_id") or "")
+    try:
+        cid = parse_custom_id(text)
+    except BadCustomId:
+        return None
+    return cid if cid.action in ("bet", "raise") and cid.arg == AMOUNT_INPUT else None
 
 
 class FlopTables:
@@ -266,7 +286,12 @@ class FlopTables:
             )
             return True
         if cid.arg == TYPED:
-            await interaction.response.send_modal(AmountModal(self, cid, option))
+            modal = AmountModal(cid, option)
+            await interaction.response.send_modal(modal)
+            # The form is all state-free (its custom_id carries the table and version): its
+            # submit is answered by on_interaction below, in this process or the next one
+            # after a restart (an in-memory Modal would leave that submit unanswered).
+            modal.stop()
             return True
         amount = parse_amount(cid.arg)
         if amount is None:
@@ -275,6 +300,16 @@ class FlopTables:
         await interaction.response.defer()
         await self._act_amount(interaction, cid, amount)
         return True
+
+    @commands.Cog.listener("on_interaction")
+    async def _amount_submitted(self, interaction: discord.Interaction) -> None:
+        cid = amount_modal_id(interaction)
+        if cid is None:
+            return
+        try:
+            await self._typed_amount(interaction, cid, typed_value(interaction.data) or "")
+        except Exception as exc:
+            await handle_error(interaction, exc)
 
     async def _typed_amount(
         self, interaction: discord.Interaction, cid: CustomId, text: str

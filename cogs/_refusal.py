@@ -19,9 +19,11 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
     """
     if view.status == "closed":
         return "This table is closed."
-    seated = any(s.user_id == user_id for s in view.seats)
+    seat = view.seat_of(user_id)
+    seated = seat is not None
     if action == "join":
-        return "You are already at this table." if seated else None
+        # an away player (the idle rule sat them out) presses Join to come back
+        return "You are already at this table." if seated and not seat.away else None
     if not seated:
         return "You are not at this table: press **Join** first."
     if action in ("leave", "hand"):

@@ -355,7 +355,7 @@ def table_components(view: TableView) -> discord.ui.View:
     )
     ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
     if view.status == "paused":
-        # the idle rule (or /table pause) stopped the game: a seated player goes on with it
+        # the idle rule or /table pause stopped the game: a seated player goes on with it
         ui.add_item(
             _button(view.version, view.table_id, "resume", style=discord.ButtonStyle.success, row=0)
         )

@@ -368,6 +368,33 @@ class TablesCog(
         )
         self._refresh_table(closed.table_id)
 
+    @table.command(
+        name="pause",
+        description="Pause the table, in or between hands (a player, the host or Manage Server)",
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        paused = await self.service.pause(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(
+            interaction,
+            f"Table #{paused.table_id} is paused: no timer runs. Anyone seated presses"
+            " **Resume** (or runs `/table resume`) to go on where it stopped.",
+        )
+        self._refresh_table(paused.table_id)
+
+    @table.command(
+        name="resume", description="Go on with a paused table (a player, the host or Manage Server)"
+    )
+    async def resume(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        resumed = await self.service.resume(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(interaction, f"Table #{resumed.table_id} goes on.")
+        self._refresh_table(resumed.table_id)
+
     @table.command(name="kick", description="Remove a player (host or Manage Server)")
     @app_commands.describe(user="the player to remove")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
@@ -467,6 +494,9 @@ class TablesCog(
             if cid.action in RAZZ_ACTIONS and cid.version != view.version:
                 raise StaleAction()  # refused at once; the service checks again under its lock
         card: str | None = None
+        seated = False  # at Join: this player already sits here (away: Join brings them back)
+        if cid.action == "join":
+            seated = (await service.view(tid)).seat_of(uid) is not None
         if cid.action in GUTS_ACTIONS:
             if cid.action == "discard":
                 if len(values) != 1:
@@ -482,7 +512,10 @@ class TablesCog(
             # a refused click at once; one refused under the table's lock (a double click, a
             # timer that acted first) gets an ephemeral follow-up.
             await interaction.response.defer()
-        if cid.action == "join":
+        if cid.action == "join" and seated:
+            # the idle rule sat this player out: Join brings them back for the next game
+            await self._answer_table(interaction, await service.back(tid, uid))
+        elif cid.action == "join":
             view = await service.join(tid, uid, safe_name(interaction.user.display_name))
             await self._answer_table(interaction, view)
             self._check_dm_later(tid, uid)

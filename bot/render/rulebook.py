@@ -96,8 +96,8 @@ GUTS_PROCEDURE = Part(
         Rule(
             "1.11",
             "A player who lets two windows in a row run out is marked *away* and sits out the "
-            "next games until they come back. If a whole round passes with nobody acting, the "
-            "table pauses instead of anteing again.",
+            "next games until they come back by pressing **Join** on the table message. If a "
+            "whole round passes with nobody acting, the table pauses instead of anteing again.",
         ),
     ),
 )

@@ -232,7 +232,7 @@ class TableSeating:
             if info is None:
                 raise NotSeated("you do not sit at this table")
             if not info.away:
-                raise IllegalAction("you are not marked away")
+                raise IllegalAction("you are already at this table")
             await tx.update_seat(live.id, user_id, away=False)
             info.away = False
             step.announcements.append(f"{live.name(info.seat_no)} is back")
@@ -361,6 +361,8 @@ class TableSeating:
                 self._may_manage(live, actor_id, may_manage)
             if live.status == "paused":
                 raise IllegalAction("the table is already paused")
+            if live.status != "running":
+                raise IllegalAction("the game has not started: there is nothing to pause")
             live.status = "paused"
             live.deadline = None
             live.pending = None

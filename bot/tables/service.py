@@ -449,7 +449,7 @@ class TableService(
                 await tx.update_seat(live.id, info.user_id, away=True)
                 info.away = True
                 step.announcements.append(
-                    f"{live.name(seat)} let two windows run out and sits out until they come back"
+                    f"{live.name(seat)} let two windows run out and sits out until they press Join"
                 )
         for uid in sorted(live.leaving):
             await self._remove(live, tx, step, uid)

@@ -79,6 +79,7 @@ class TableViewing:
                     up_cards=show.up_cards,
                     shown=show.shown,
                     hand_name=show.hand_name,
+                    away=info.away,
                 )
             )
         if live.status == "closed":

@@ -30,6 +30,8 @@ class SeatView:
     up_cards: tuple[Card, ...] = ()
     shown: tuple[Card, ...] | None = None
     hand_name: str | None = None
+    away: bool = False
+    """The idle rule sat this player out (RULES §1.11) until they press Join to come back."""
 
 
 @dataclass(frozen=True, slots=True)

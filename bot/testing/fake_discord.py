@@ -60,7 +60,7 @@ from bot.testing.fake_records import (
     InteractionReply,
     RequestRecord,
 )
-from bot.testing.fake_rules import bot_permissions
+from bot.testing.fake_rules import bot_permissions, text_input_refusal
 
 __all__ = [
     "ALLOWED_CALLBACKS",
@@ -421,6 +421,10 @@ class FakeDiscord(FakeMessages):
         ids = {str(c["custom_id"]) for c in inputs}
         if set(values) - ids:
             raise FakeDiscordError(f"modal has no inputs {sorted(set(values) - ids)}")
+        for c in inputs:
+            why = text_input_refusal(c, values.get(c["custom_id"], ""))
+            if why is not None:  # the Discord client keeps the modal open instead
+                raise FakeDiscordError(f"modal input {c['custom_id']!r}: {why}")
         rows = [
             {
                 "type": 1,

@@ -34,6 +34,7 @@ from bot.testing.fake_rules import (
     ApiError,
     check_edit,
     check_message,
+    check_modal,
     check_post,
     check_read,
     invalid_form,
@@ -311,6 +312,8 @@ class FakeMessages(FakeRest):
             data = body.get("data") or {}
             if kind in (4, 7):
                 self._validate_message(data, creating=kind == 4, files=len(files))
+            if kind == 9:
+                check_modal(data)
         except ApiError as err:
             record.refused.append(err.code)
             raise

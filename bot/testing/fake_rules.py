@@ -54,6 +54,21 @@ MAX_BUTTON_LABEL = 80
 MAX_CUSTOM_ID = 100
 MAX_SELECT_OPTIONS = 25
 MAX_OPTION_TEXT = 100
+# components/reference.mdx, "String Select Structure": "placeholder: Placeholder text if
+# nothing is selected or default; max 150 characters".
+MAX_SELECT_PLACEHOLDER = 150
+# interactions/receiving-and-responding.mdx, "Modal": "title: Title of the popup modal,
+# max 45 characters", "components: Between 1 and 5 (inclusive) components".
+# components/reference.mdx, "Text Input Structure": "label: max 45 characters",
+# "min_length: Minimum input length for a text input; min 0, max 4000", "max_length: ...
+# min 1, max 4000", "required: Whether this component is required to be filled (defaults
+# to true)", "placeholder: max 100 characters"; the client will not submit a value outside
+# min_length..max_length, nor an empty required one.
+MAX_MODAL_TITLE = 45
+MAX_MODAL_COMPONENTS = 5
+MAX_TEXT_INPUT_LABEL = 45
+MAX_TEXT_INPUT_PLACEHOLDER = 100
+MAX_TEXT_INPUT_LENGTH = 4000
 # developers/components/reference.mdx: "Messages allow up to 40 total components" (v2).
 MAX_V2_COMPONENTS = 40
 # specs/openapi.json, MessageCreateRequest.attachments: "maxItems": 10.
@@ -161,6 +176,11 @@ def check_components(components: Sequence[Mapping[str, Any]], *, v2: bool) -> No
             custom_ids.add(custom_id)
         if component.get("type") == 2 and len(str(component.get("label") or "")) > 80:
             raise invalid_form(f"button label: must be {MAX_BUTTON_LABEL} or fewer in length")
+        placeholder = component.get("placeholder")
+        if component.get("type") in SELECT_TYPES and len(str(placeholder or "")) > (
+            MAX_SELECT_PLACEHOLDER
+        ):
+            raise invalid_form(f"select placeholder: must be {MAX_SELECT_PLACEHOLDER} or fewer")
         options = component.get("options") or []
         if len(options) > MAX_SELECT_OPTIONS:
             raise invalid_form(f"select options: must be {MAX_SELECT_OPTIONS} or fewer")
@@ -168,6 +188,44 @@ def check_components(components: Sequence[Mapping[str, Any]], *, v2: bool) -> No
             for key in ("label", "value", "description"):
                 if len(str(option.get(key) or "")) > MAX_OPTION_TEXT:
                     raise invalid_form(f"select option {key}: must be {MAX_OPTION_TEXT} or fewer")
+
+
+def check_modal(body: Mapping[str, Any]) -> None:
+    """A modal answer (callback type 9): its title, custom_id and text inputs."""
+    title = str(body.get("title") or "")
+    if not 1 <= len(title) <= MAX_MODAL_TITLE:
+        raise invalid_form(f"modal title: must be 1-{MAX_MODAL_TITLE} characters")
+    custom_id = str(body.get("custom_id") or "")
+    if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+        raise invalid_form("modal custom_id: must be 1-100 characters")
+    rows = body.get("components") or []
+    if not 1 <= len(rows) <= MAX_MODAL_COMPONENTS:
+        raise invalid_form(f"modal components: between 1 and {MAX_MODAL_COMPONENTS}")
+    for component in walk_components(rows):
+        if component.get("type") != 4:
+            continue
+        low = component.get("min_length", 0)
+        high = component.get("max_length", MAX_TEXT_INPUT_LENGTH)
+        if not (0 <= low <= MAX_TEXT_INPUT_LENGTH and 1 <= high <= MAX_TEXT_INPUT_LENGTH):
+            raise invalid_form("text input: min_length 0-4000, max_length 1-4000")
+        if len(str(component.get("label") or "")) > MAX_TEXT_INPUT_LABEL:
+            raise invalid_form(f"text input label: must be {MAX_TEXT_INPUT_LABEL} or fewer")
+        if len(str(component.get("placeholder") or "")) > MAX_TEXT_INPUT_PLACEHOLDER:
+            raise invalid_form(
+                f"text input placeholder: must be {MAX_TEXT_INPUT_PLACEHOLDER} or fewer"
+            )
+
+
+def text_input_refusal(component: Mapping[str, Any], value: str) -> str | None:
+    """Why the Discord client would not submit ``value`` in this text input (None: it would)."""
+    required = component.get("required", True)
+    if not value:
+        return "this field is required" if required else None
+    low = component.get("min_length", 0)
+    high = component.get("max_length", MAX_TEXT_INPUT_LENGTH)
+    if not low <= len(value) <= high:
+        return f"length must be {low}..{high}"
+    return None
 
 
 def check_message(body: Mapping[str, Any], *, creating: bool, attachments: int) -> None:

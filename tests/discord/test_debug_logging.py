@@ -71,3 +71,57 @@ def test_interaction_tokens_in_urls_are_masked_in_warnings() -> None:
     cb = mask_urls("POST https://discord.com/api/v10/interactions/99/tok-en_1234.x/callback")
     assert cb.endswith("/interactions/99/***/callback")
     assert SecretFilter([]).mask("no secret here") == "no secret here"
+
+
+async def test_no_hole_card_in_the_logs_of_a_holdem_hand_at_debug_level(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Hold'em hand with a typed raise (the amount modal), a fold and a showdown: no hole
+    card (dealt to one player alone) and no token reaches the logs at DEBUG."""
+    from tests.discord.tablebot import eventually, footer_state
+    from tests.discord.test_flop_games import amounts, open_table, type_amount
+    from tests.discord.test_mixed_tables import betting_hand
+
+    stream = io.StringIO()
+    settings = Settings(discord=DiscordSettings(token=world.fake.token), log={"level": "DEBUG"})  # type: ignore[arg-type]
+    handler = setup_logging(settings, stream=stream)
+    caplog.set_level(logging.DEBUG)
+    fake = world.fake
+    try:
+        async with table_bot(world, autostart_delay=30) as bot:
+            assert bot.service is not None
+            table = await open_table(world, "holdem", {}, world.players[:3])
+            await (await fake.click_label(world.alice, table, "Start")).response()
+            view = await bot.service.table_in_channel(world.channel.id)
+            assert view is not None
+            (uid,) = view.to_act_user_ids
+            await eventually(lambda: footer_state(table) == view.version, what="table")
+            menu = await amounts(world, fake.users[uid], table, "Raise")
+            assert await type_amount(world, fake.users[uid], menu, "30") == "You raise to 30."
+            view = await bot.service.view(view.table_id)
+            (uid,) = view.to_act_user_ids
+            await eventually(lambda: footer_state(table) == view.version, what="table")
+            await (await fake.click_label(fake.users[uid], table, "Fold")).response()
+            await betting_hand(world, bot, view.table_id)
+            logging.getLogger("homegame.test").debug("debug is on")
+            async with bot.store.read() as tx:
+                hand = (await tx.hands(view.table_id))[0]
+                events = await tx.hand_events(hand.id)
+            assert hand.status == "finished"
+    finally:
+        logging.getLogger().removeHandler(handler)
+        for name in PAYLOAD_LOGGERS:
+            logging.getLogger(name).setLevel(logging.NOTSET)
+    cards = {
+        c
+        for e in events
+        if e.visible_to is not None
+        for c in (e.data.get("cards") or [e.data.get("card")])
+        if isinstance(c, str)
+    }
+    assert len(cards) >= 6  # two hole cards each for three players
+    tokens = {r.token for r in fake.interactions.values()} | {fake.token}
+    text = stream.getvalue()
+    assert "DEBUG homegame.test: debug is on" in text  # DEBUG was on for the bot's own lines
+    assert not _leaks(text, cards, tokens)
+    assert not _leaks("\n".join(r.getMessage() for r in caplog.records), cards, tokens)

@@ -30,6 +30,10 @@ async def _hold(store: Store, started: asyncio.Event) -> None:
         ("balance", {}, None, "chips", False),
         ("league", {}, "show", "League", False),
         ("zoot", {"ante": 10}, None, "", True),
+        ("stud", {}, None, "", True),
+        ("holdem", {}, None, "", True),
+        ("horse", {}, None, "", True),
+        ("dealers-choice", {"games": "razz zoot"}, None, "", True),
         ("leaderboard", {}, None, "", True),
         ("history", {}, None, "", False),
     ],
@@ -61,3 +65,11 @@ async def test_a_command_answers_within_3_seconds_while_the_database_is_busy(
         assert reply.ephemeral == (not public)
         assert expect in reply.content or reply.embeds
         assert not reply.content.startswith("Sorry")
+
+
+def test_every_command_that_opens_a_table_is_deferred_publicly() -> None:
+    # a table message must never go out as an ephemeral follow-up behind a slow database
+    from bot.render.rulebook import GAME_TITLES
+    from cogs._answer import PUBLIC_COMMANDS
+
+    assert set(GAME_TITLES) <= PUBLIC_COMMANDS
