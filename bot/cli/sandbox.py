@@ -1,5 +1,7 @@
-"""``python -m bot sandbox [--game zoot|wheelers|razz] [--players N] [--hands M] [--seed S]``:
-a full game on the real bot against the built-in fake Discord, no token needed.
+"""``python -m bot sandbox [--game GAME] [--split S] [--betting B] [--players N] [--hands M]
+[--seed S]``: a full game on the real bot against the built-in fake Discord, no token needed.
+GAME: zoot, wheelers, razz, stud, holdem, omaha, horse, dealers-choice; ``--split`` (stud,
+omaha) and ``--betting`` (holdem, omaha) as ``python -m bot sim`` takes them.
 
 Prints every version of every message the channel (``[#poker] ...``) and each player's DM
 (``[DM alice] ...``) show, in full; the same seed prints the same transcript. Ends by itself
@@ -12,13 +14,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 # bot.ops.sandbox imports discord.py (about 0.3 s): loaded only when the sandbox runs, so
 # every other `python -m bot` command starts fast.
-GAMES = ("zoot", "wheelers", "razz")
+GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
 
 
 def register(subparsers: Any) -> None:
@@ -32,6 +35,18 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--game", choices=GAMES, default="zoot", help="default: zoot")
+    parser.add_argument(
+        "--split",
+        choices=("high", "hi-lo"),
+        default=None,
+        help="stud and omaha: high (the default) or hi-lo (eight or better)",
+    )
+    parser.add_argument(
+        "--betting",
+        choices=("no-limit", "pot-limit", "fixed-limit"),
+        default=None,
+        help="holdem and omaha: the betting structure (default no-limit Hold'em, pot-limit Omaha)",
+    )
     parser.add_argument("--players", type=int, default=4, metavar="N", help="default: 4")
     parser.add_argument(
         "--hands", type=int, default=1, metavar="M", help="results to play (default: 1)"
@@ -92,6 +107,8 @@ def sandbox(args: argparse.Namespace) -> int:
                 out=sys.stdout,
                 showdown_png=args.showdown_png,
                 timeout=args.timeout,
+                split=args.split,
+                betting=args.betting,
             )
         )
     except SandboxError as exc:
@@ -99,3 +116,8 @@ def sandbox(args: argparse.Namespace) -> int:
         return 2 if isinstance(exc, SandboxArgumentError) else 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`python -m bot sandbox | head`): stop quietly; stdout now
+        # goes nowhere, so the interpreter's last flush does not complain either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -14,6 +14,10 @@ from pathlib import Path
 
 from bot.engine.errors import HomeGameError
 
+GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
+"""``horse`` and ``dealers-choice`` change game between hands (bot/tables/mixed.py): a
+computer dealer picks the next game at once."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -21,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="simulate hands with computer players through the table service",
         description=__doc__,
     )
-    parser.add_argument("game", choices=("zoot", "wheelers", "razz", "stud", "holdem", "omaha"))
+    parser.add_argument("game", choices=GAMES)
     parser.add_argument(
         "--split",
         choices=("high", "hi-lo"),

@@ -4,13 +4,16 @@
 one ``#poker`` channel and N users, a real store in a temporary folder, the real
 :class:`~bot.tables.service.TableService` and :class:`~bot.app.HomeGameBot` (exactly what
 ``python -m bot run`` builds, with the fake's token). The users then play through Discord
-as people would: the host runs ``/zoot`` (``/wheelers``, ``/razz``), the others press
-**Join**, the host presses **Start**, and each user presses the buttons of their hand DM
-(Zoot, Wheelers) or of the table message (Razz), choosing what the engine's computer
-policy (``bot/engine/guts/policy.py``, ``bot/engine/razz/policy.py``) would choose for
-their seat. Every version of every message the channel and each DM show is printed in
-full: ``[#poker] ...`` and ``[DM alice] ...``, ``(edit)`` for a new version. After M results
-the host closes the table with ``/table end``, the ledger is audited, and the sandbox stops.
+as people would: the host runs ``/zoot`` (``/wheelers``, ``/razz``, ``/stud``, ``/holdem``,
+``/omaha``, ``/horse``, ``/dealers-choice``), the others press **Join**, the host presses
+**Start**, and each user presses the buttons of their hand DM (Zoot, Wheelers) or of the
+table message (the betting games), choosing what the engine's computer policy for the game
+being dealt would choose for their seat; a no-limit or pot-limit bet goes through the
+amount menu and its modal, and a dealer's-choice dealer picks the next game in the table
+message's menu (:mod:`bot.ops.sandbox_users`). Every version of every message the channel
+and each DM show is printed in full: ``[#poker] ...`` and ``[DM alice] ...``, ``(edit)`` for
+a new version; what only the clicker sees, ``[only alice] ...``. After M results the host
+closes the table with ``/table end``, the ledger is audited, and the sandbox stops.
 
 The transcript is the same on every run with the same seed, by construction: the users act
 one at a time and only once the bot has settled (:func:`settle`: every answer, edit and post
@@ -27,7 +30,6 @@ No token and no network: everything runs on the loopback interface.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import random
 import re
 import tempfile
@@ -41,7 +43,20 @@ from bot.app import HomeGameBot, PublishRelay
 from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.engine.actions import Action
 from bot.engine.errors import HomeGameError
+
+# what bench/requests.py and the tests import from here lives with the users' clicks
+from bot.ops.sandbox_users import (  # noqa: F401
+    _UPDATES,
+    LABELS,
+    SandboxError,
+    _answer,
+    _enabled_button,
+    act,
+    pick_game,
+    settle,
+)
 from bot.store import Store
+from bot.tables.games import make_family
 from bot.tables.service import TableService
 from bot.tables.views import Published
 from bot.testing import (
@@ -50,32 +65,19 @@ from bot.testing import (
     FakeDiscord,
     FakeMessage,
     FakeUser,
-    InteractionRecord,
     running_client,
 )
 
-GAMES = ("zoot", "wheelers", "razz")
-MAX_PLAYERS = {"zoot": 10, "wheelers": 10, "razz": 8}
+GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
+SPLIT_GAMES = ("stud", "omaha")
+BETTING_GAMES = ("holdem", "omaha")
+TABLE_BUTTON_GAMES = ("razz", "stud", "holdem", "omaha")
+"""The games played on the table message's buttons: one decision per table version."""
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy")
-LABELS = {
-    "lay_down": "Lay down",
-    "play_on": "Play on",
-    "bring_in": "Bring in",
-    "complete": "Complete",
-    "fold": "Fold",
-    "check": "Check",
-    "call": "Call",
-    "bet": "Bet",
-    "raise": "Raise",
-}
-
-
-class SandboxError(HomeGameError):
-    """The sandbox could not finish (the game stalled or was refused)."""
 
 
 class SandboxArgumentError(SandboxError):
-    """A bad --game, --players or --hands."""
+    """A bad --game, --split, --betting, --players or --hands."""
 
 
 @dataclass
@@ -221,8 +223,23 @@ class Printer:
         tag = self.where(message.channel)
         if index > 0:
             tag += " (edit)"
+        self._lines(tag, lines)
+
+    def note(self, tag: str, message: FakeMessage) -> None:
+        """The newest version of a message only one user sees (an ephemeral answer)."""
+        v = message.latest
+        self._lines(
+            tag,
+            render_message(v.content, v.embeds, v.components, names=self.names, now=self.clock()),
+        )
+
+    def say(self, tag: str, text: str) -> None:
+        self._lines(tag, text.splitlines())
+
+    def _lines(self, tag: str, lines: list[str]) -> None:
         for i, line in enumerate(lines or [""]):
             print(f"{tag if i == 0 else ' ' * len(tag)} {line}".rstrip(), file=self.out)
+        self.out.flush()
 
 
 class VirtualClock:
@@ -238,49 +255,6 @@ class VirtualClock:
 
     def advance_to(self, when: float) -> None:
         self.now = max(self.now, when)
-
-
-#: The names of the tasks in which discord.py runs the bot's answer to an interaction, and
-#: of the tables cog's message updates: while one of them is pending, the bot is busy.
-_BUSY_TASKS = (
-    "CommandTree-invoker",
-    "discord-ui-view-dispatch-",
-    "discord-ui-dynamic-item-",
-    "update-",
-)
-
-
-_UPDATES: contextvars.ContextVar[Any] = contextvars.ContextVar("sandbox_updates", default=None)
-"""The tables cog's updater (:class:`cogs._coalesce.Coalescer`) of the sandbox's bot: an
-edit it holds back to merge with a player's next change (up to 15 s of real time) is shown
-at once when the sandbox waits for the bot to settle."""
-
-
-async def settle(timeout: float = 30.0) -> None:
-    """Wait until the bot has done everything it started: every interaction answered to
-    the end, every message edit and post sent. The sandbox acts only then, so each of its
-    clicks (and each deadline it lets run out) is one burst of edits of its own, and the
-    messages' versions are the same on every run (no edit coalesced with the next click's).
-    Raises SandboxError if the bot is still busy after ``timeout`` seconds."""
-    me = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    updates = _UPDATES.get()
-    while True:
-        if updates is not None:
-            await updates.idle()  # what waits to merge with a later change: shown now
-        busy = [
-            t
-            for t in asyncio.all_tasks()
-            if t is not me and not t.done() and t.get_name().startswith(_BUSY_TASKS)
-        ]
-        if not busy:
-            return
-        remaining = end - loop.time()
-        if remaining <= 0:
-            names = ", ".join(sorted(t.get_name() for t in busy))
-            raise SandboxError(f"the bot was still busy after {timeout:.0f} s: {names}")
-        await asyncio.wait(busy, timeout=min(remaining, 0.05 if updates else remaining))
 
 
 # ----------------------------------------------------------------------------- players
@@ -306,61 +280,17 @@ class _World:
     printer: Printer
 
 
-async def _answer(record: InteractionRecord) -> bool:
-    """True when the bot took the click (edited the message clicked); returns once the bot
-    has settled (:func:`settle`)."""
-    try:
-        reply = await record.response(timeout=10)
-    except (TimeoutError, AssertionError):
-        return False
-    finally:
-        await settle()
-    return bool(reply.updated_message)
-
-
-def _enabled_button(message: FakeMessage, label: str) -> str | None:
-    for button in message.buttons():
-        if button.get("label") == label and not button.get("disabled"):
-            return str(button["custom_id"])
-    return None
-
-
-async def _act(world: _World, user: FakeUser, table_msg: FakeMessage, action: Action) -> bool:
-    """Make ``action`` as ``user`` by clicking; False if the control is not shown yet (the
-    message is being updated) or the bot refused it (a stale button): try again later."""
-    fake = world.fake
-    if action.kind in ("lay_down", "play_on", "discard"):
-        dms = fake.dms(user)
-        if not dms:
-            return False
-        dm = dms[-1]
-        if action.kind == "discard":
-            if action.card is None or not dm.selects():
-                return False
-            menu = dm.selects()[0]
-            values = [str(o["value"]) for o in menu.get("options", ())]
-            if str(action.card) not in values:
-                return False
-            return await _answer(await fake.select(user, dm, menu["custom_id"], [str(action.card)]))
-        custom_id = _enabled_button(dm, LABELS[action.kind])
-        if custom_id is None:
-            return False
-        return await _answer(await fake.click(user, dm, custom_id))
-    custom_id = _enabled_button(table_msg, LABELS[action.kind])
-    if custom_id is None:
-        return False
-    return await _answer(await fake.click(user, table_msg, custom_id))
-
-
 async def _play(
     world: _World, table_msg: FakeMessage, hands: int, seed: int, timeout: float
 ) -> int:
     """Drive the users until ``hands`` results were published; returns the table id.
 
     One step at a time, each once the bot has settled: the first user (in seat order) the
-    engine's policy has a new decision for clicks it; when nobody has one, the clock jumps
-    to the table's deadline and the service runs what is due (the next hand, or the default
-    actions of those whose time ran out), as its timer would."""
+    engine's policy has a new decision for clicks it (at a dealer's-choice table between
+    hands, the next dealer picks the game or lets the time run out); when nobody has one,
+    the clock jumps to the table's deadline and the service runs what is due (the next
+    hand, the default game, or the default actions of those whose time ran out), as its
+    timer would."""
     rng = random.Random(seed)
     by_id = {u.id: u for u in world.users}
     order = {u.id: i for i, u in enumerate(world.users)}
@@ -369,6 +299,7 @@ async def _play(
         raise SandboxError("the table did not open")
     table_id = view.table_id
     done: dict[int, tuple[object, ...]] = {}
+    key: tuple[object, ...]
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while world.relay.results < hands:
@@ -380,26 +311,45 @@ async def _play(
         view = await world.service.view(table_id)
         if view.status == "closed":
             raise SandboxError("the table closed before the last hand")
+        table_msg = await _table_message(world, table_id, table_msg)
         acted = False
-        for uid in sorted(view.to_act_user_ids, key=lambda u: order.get(u, len(order))):
+        mixed = view.mixed
+        if mixed is not None and mixed.chooser is not None and view.status == "running":
+            chooser = next((s.user_id for s in view.seats if s.seat == mixed.chooser), None)
+            user = by_id.get(chooser) if chooser is not None else None
+            key = ("pick", view.hand_number, mixed.chooser)
+            if user is not None and done.get(user.id) != key:
+                done[user.id] = key
+                acted = await pick_game(world, user, table_msg, rng)
+        waiting = () if acted else view.to_act_user_ids
+        for uid in sorted(waiting, key=lambda u: order.get(u, len(order))):
             user = by_id.get(uid)
             if user is None:
                 continue
             pv = await world.service.private_view(table_id, uid)
-            # one decision per window (guts) or per table state (razz)
-            key: tuple[object, ...] = (view.hand_number, view.phase, pv.deadline, tuple(pv.cards))
-            key += (view.version,) if view.game == "razz" else (pv.chosen,)
+            # one decision per window (guts) or per table state (the betting games)
+            key = (view.hand_number, view.phase, pv.deadline, tuple(pv.cards))
+            key += (view.version,) if view.game in TABLE_BUTTON_GAMES else (pv.chosen,)
             if done.get(uid) == key:
                 continue
             action = policy_action(world.service, table_id, uid, rng)
             if action is None:
                 continue
             done[uid] = key
-            await _act(world, user, table_msg, action)
+            await act(world, user, table_msg, action)
             acted = True
             break  # the table changed: look again
         if acted:
             continue
+        if view.deadline is None and view.status == "open" and world.relay.results > 0:
+            # the players who still have chips are too few to deal (the table said why):
+            # the game is over, as it would be for people
+            have = sum(1 for s in view.seats if s.stack > 0)
+            print(
+                f"[sandbox] the game cannot go on: {have} player(s) with chips left",
+                file=world.printer.out,
+            )
+            break
         if view.deadline is None:
             raise SandboxError(f"the table is stuck ({view.status}, nobody to act, no deadline)")
         world.clock.advance_to(float(view.deadline))
@@ -407,6 +357,13 @@ async def _play(
         await settle()
     world.printer.flush()
     return table_id
+
+
+async def _table_message(world: _World, table_id: int, known: FakeMessage) -> FakeMessage:
+    """The table message now (the bot renews one it has edited for long)."""
+    found = (await world.service.messages(table_id)).get("table")
+    message = None if found is None else world.fake.messages.get(found[1])
+    return known if message is None else message
 
 
 async def run_sandbox(
@@ -418,17 +375,22 @@ async def run_sandbox(
     out: IO[str],
     showdown_png: Path | None = None,
     timeout: float = 120.0,
+    split: str | None = None,
+    betting: str | None = None,
 ) -> int:
     """Play ``hands`` results of ``game`` with ``players`` users; print everything; returns
-    the exit status (0: finished and the ledger audit holds)."""
-    if game not in GAMES:
-        raise SandboxArgumentError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
-    if not 2 <= players <= MAX_PLAYERS[game]:
-        raise SandboxArgumentError(f"{game} needs 2 to {MAX_PLAYERS[game]} players, got {players}")
+    the exit status (0: finished and the ledger audit holds). ``split`` (stud, omaha) and
+    ``betting`` (holdem, omaha) are the table's options of those names."""
+    options = table_options(game, split=split, betting=betting)
+    low, high = player_range(game, options)
+    if not low <= players <= high:
+        raise SandboxArgumentError(f"{game} needs {low} to {high} players, got {players}")
     if hands < 1:
         raise SandboxArgumentError(f"hands must be at least 1, got {hands}")
     seed = random.SystemRandom().randrange(1 << 30) if seed is None else seed
-    print(f"[sandbox] {game}, {players} players, {hands} hand(s), seed {seed}", file=out)
+    chosen = ", ".join(v for v in (split, betting) if v is not None)
+    what = f"{game} ({chosen})" if chosen else game
+    print(f"[sandbox] {what}, {players} players, {hands} hand(s), seed {seed}", file=out)
 
     fake = FakeDiscord()
     await fake.start()
@@ -465,7 +427,7 @@ async def run_sandbox(
                     _UPDATES.set(bot.get_cog("Tables").updates)  # type: ignore[union-attr]
                     await settle()
                     world = _World(fake, channel, users, service, relay, clock, printer)
-                    status = await _session(world, game, hands, seed, timeout, out)
+                    status = await _session(world, game, options, hands, seed, timeout, out)
             finally:
                 await service.stop_service()
                 report = await store.audit()
@@ -481,13 +443,49 @@ async def run_sandbox(
     return status
 
 
+def table_options(
+    game: str, *, split: str | None = None, betting: str | None = None
+) -> dict[str, Any]:
+    """The options the host gives the table's command; SandboxArgumentError for a bad
+    game, or a ``split``/``betting`` the game does not take (the names ``sim`` uses)."""
+    if game not in GAMES:
+        raise SandboxArgumentError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    if split is not None and game not in SPLIT_GAMES:
+        raise SandboxArgumentError("--split applies to stud and omaha only")
+    if betting is not None and game not in BETTING_GAMES:
+        raise SandboxArgumentError("--betting applies to holdem and omaha only")
+    options: dict[str, Any] = {"decision_seconds": 10}
+    if game in ("zoot", "wheelers"):
+        options["ante"] = 10
+    if game == "dealers-choice":
+        options["choice_seconds"] = 10  # the least Discord's option allows
+    if split is not None:
+        options["split"] = split
+    if betting is not None:
+        options["betting"] = betting
+    return options
+
+
+def player_range(game: str, options: Mapping[str, Any]) -> tuple[int, int]:
+    """Players a table of ``game`` seats, from its family's rules (a mixed table: what
+    every one of its games allows)."""
+    try:
+        family = make_family(game, options)
+    except HomeGameError as exc:
+        raise SandboxArgumentError(exc.message) from None
+    return family.min_players, min(family.max_players, len(NAMES))
+
+
 async def _session(
-    world: _World, game: str, hands: int, seed: int, timeout: float, out: IO[str]
+    world: _World,
+    game: str,
+    options: Mapping[str, Any],
+    hands: int,
+    seed: int,
+    timeout: float,
+    out: IO[str],
 ) -> int:
     fake, host = world.fake, world.users[0]
-    options: dict[str, Any] = {"decision_seconds": 10}
-    if game != "razz":
-        options["ante"] = 10
     opened = await fake.invoke(host, world.channel, game, options)
     reply = await opened.response(timeout=10)
     await settle()

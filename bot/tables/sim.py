@@ -33,6 +33,8 @@ class SimReport:
     tables: list[int] = field(default_factory=list)
     chips_won: dict[int, int] = field(default_factory=dict)
     histories: list[Path] = field(default_factory=list)
+    games: dict[str, int] = field(default_factory=dict)
+    """Hands dealt of each game (a mixed table deals several)."""
     stopped: str | None = None
     audit: AuditReport | None = None
 
@@ -49,6 +51,8 @@ class SimReport:
             f" {self.hands_per_second:.1f} hands/s,"
             f" {self.actions / self.seconds if self.seconds else 0:.0f} actions/s",
         ]
+        if len(self.games) > 1:
+            lines.append("hands per game: " + ", ".join(f"{g} {n}" for g, n in self.games.items()))
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
         lines.append("chips won per player:")
@@ -150,6 +154,16 @@ async def play_hands(
     return done, actions, None
 
 
+async def _games_dealt(store: Store, table_ids: list[int]) -> dict[str, int]:
+    """Hands of each game at the tables, in the order the games were first dealt."""
+    games: dict[str, int] = {}
+    async with store.read() as tx:
+        for tid in table_ids:
+            for hand in await tx.hands(tid):
+                games[hand.game] = games.get(hand.game, 0) + 1
+    return games
+
+
 async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> list[Path]:
     """Each finished hand's history: ``table<T>-hand<N>.toml`` (Zoot, Wheelers) or
     ``.phh`` (the poker games' PHH: Razz, Stud, Hold'em, Omaha)."""
@@ -225,6 +239,7 @@ async def run_sim(
         after = await _balances(store, user_ids)
         report.chips_won = {u: after[u] - before.get(u, 0) for u in user_ids}
         report.tables = table_ids
+        report.games = await _games_dealt(store, table_ids)
         await service.stop_service()
         if history_dir is not None:
             report.histories = await write_histories(store, table_ids, history_dir)

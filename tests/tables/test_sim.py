@@ -112,3 +112,43 @@ def test_sim_cli_omaha_hi_lo_fixed_limit_options_reach_the_table(tmp_path: Path,
         (rules,) = raw.execute("SELECT rules FROM tables").fetchone()
     assert json.loads(rules)["split"] == "hi-lo"
     assert json.loads(rules)["betting"] == "fixed-limit"
+
+
+def test_sim_cli_horse_deals_each_game_for_an_orbit_and_the_audit_holds(
+    tmp_path: Path, capsys
+) -> None:
+    """Two computer players: each deals once per game, so the ten hands are two of
+    fixed-limit Hold'em, Omaha Hi-Lo and Razz, then two of Stud and two of Stud Hi-Lo."""
+    db = tmp_path / "sim.db"
+    args = ["sim", "horse", "--players", "2", "--hands", "10", "--seed", "1", "--db", str(db)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "game horse: 10 hand(s) played" in out
+    assert "hands per game: holdem 2, omaha 2, razz 2, stud 4" in out
+    assert "audit: OK" in out
+    with sqlite3.connect(db) as raw:
+        games = [g for (g,) in raw.execute("SELECT game FROM hands ORDER BY number")]
+    assert games == ["holdem"] * 2 + ["omaha"] * 2 + ["razz"] * 2 + ["stud"] * 4
+
+
+def test_sim_cli_dealers_choice_computer_dealers_pick_at_once_and_the_audit_holds(
+    tmp_path: Path, capsys
+) -> None:
+    """A computer dealer picks the next game of the list at once (bot/tables/mixed.py):
+    no hand waits for a pick, and the games follow the list from Zoot on."""
+    db = tmp_path / "sim.db"
+    args = ["sim", "dealers-choice", "--players", "3", "--hands", "6", "--seed", "1"]
+    assert main([*args, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "game dealers-choice: 6 hand(s) played" in out
+    assert "audit: OK" in out
+    with sqlite3.connect(db) as raw:
+        games = [g for (g,) in raw.execute("SELECT game FROM hands ORDER BY number")]
+    assert games == ["zoot", "wheelers", "razz", "holdem", "omaha", "omaha"]
+
+
+def test_sim_cli_mixed_tables_take_no_split_or_betting(capsys) -> None:
+    assert main(["sim", "horse", "--split", "hi-lo", "--hands", "1"]) == 2
+    assert "--split applies to stud and omaha only" in capsys.readouterr().err
+    assert main(["sim", "dealers-choice", "--betting", "no-limit", "--hands", "1"]) == 2
+    assert "--betting applies to holdem and omaha only" in capsys.readouterr().err
