@@ -36,10 +36,11 @@ STUD_PROCEDURE = Part(
         Rule(
             "8.2",
             "Fixed limit, with Razz's stakes (ante, bring-in, small bet, big bet: 2 / 5 / 10 "
-            "/ 20 by default): small bet on 3rd and 4th street, big bet from 5th. **A pair "
-            "showing on 4th street** (cardroom rule): any player may then bet or raise the "
-            "big bet on 4th street instead of the small one, and once the big bet is made "
-            "every later raise on 4th street is big.",
+            "/ 20 by default): small bet on 3rd and 4th street, big bet from 5th. In Stud "
+            "(high), **a pair showing on 4th street** (cardroom rule): any player may then "
+            "bet or raise the big bet on 4th street instead of the small one, and once the "
+            "big bet is made every later raise on 4th street is big. In Stud Hi-Lo an open "
+            "pair does not change the limit (cardroom rule, as Robert's Rules of Poker).",
         ),
         Rule(
             "8.3",

@@ -101,6 +101,20 @@ def test_stud_without_open_pair_4th_street_is_the_small_bet_only() -> None:
         act(hand, "bet", 4)
 
 
+def test_stud_hi_lo_open_pair_on_4th_street_does_not_change_the_limit() -> None:
+    # Robert's Rules (Seven-card stud high-low): the open pair's big bet is high stud's rule
+    hand = make(StudHiLoHand, [50, 50], [["KcKd 2s", "QcQd 9h"], ["2h", "Th"]])
+    act(hand, "bring_in")
+    act(hand, "call")
+    assert hand.street == 4 and hand.to_act() == {1}  # 2-2 showing opens
+    assert not hand.open_pair_on_4th()
+    with pytest.raises(IllegalAction, match="fixed limit allows 2"):
+        act(hand, "bet", 4)
+    act(hand, "bet")
+    with pytest.raises(IllegalAction, match="fixed limit allows 4"):
+        act(hand, "raise", 6)
+
+
 def test_stud_open_pair_small_bet_may_be_raised_big() -> None:
     hand = make(StudHighHand, [50, 50], [["KcKd 2s", "QcQd 9h"], ["2h", "Th"]])
     act(hand, "bring_in")

@@ -1,6 +1,7 @@
 """Seven-card Stud (high) and Stud Hi-Lo eight-or-better: the shared stud hand with the
 lowest up card bringing in, the highest showing hand opening from 4th street, the big bet
-allowed on 4th street when a pair shows, and a high (or high-low split) showdown.
+allowed on 4th street when a pair shows (Stud high only), and a high (or high-low split)
+showdown.
 
 Readings (RULES.md Stud): the bring-in is the lowest up card by rank, deuce low and ace
 high, ties broken by suit ♣ < ♦ < ♥ < ♠ (pokerkit's ``Opening.LOW_CARD``; the clubs
@@ -10,9 +11,11 @@ left (pokerkit). The open pair on 4th street is the cardroom rule (pokerkit 0.7.
 have it): any player may then bet or raise the big bet instead of the small one (an
 ``amount``; the plain action stays the small bet), and once a big bet is made every later
 raise on 4th street is big. A history with such a big bet replays in our engine, not in
-pokerkit. Hi-Lo: each pot is split high and low; the odd chip goes to the high half; a pot
-none of whose contestants has an eight-or-better low goes whole to the high hand (the
-cardroom rule, pot by pot: pokerkit decides that over every hand shown instead).
+pokerkit. In Stud Hi-Lo an open pair does not change the limit (Robert's Rules of Poker,
+seven-card stud high-low; cardrooms post it so). Hi-Lo: each pot is split high and low;
+the odd chip goes to the high half; a pot none of whose contestants has an eight-or-better
+low goes whole to the high hand (the cardroom rule, pot by pot: pokerkit decides that over
+every hand shown instead).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class StudHiLoHand(StudHighHand):
     __slots__ = ()
 
     VARIANT: ClassVar[str] = "F7S/8"
+    OPEN_PAIR_BIG_BET: ClassVar[bool] = False  # high stud's rule only (Robert's Rules)
     PARTS: ClassVar[tuple[str, ...]] = ("high", "low")
 
     def scores(self, cards: list[Card]) -> tuple[int, ...]:
