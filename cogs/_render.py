@@ -229,6 +229,7 @@ _RULE_LABELS: dict[str, str] = {
     "ante": "Ante",
     "bring_in": "Bring-in",
     "small_bet": "Small bet (3rd and 4th street)",
+    "stakes": "Stakes (every game's small bet)",
     "big_bet": "Big bet (5th street on)",
     "decision_seconds": "Time to decide",
     "min_players": "Players needed to deal",

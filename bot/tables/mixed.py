@@ -314,7 +314,8 @@ class MixedFamily(GameFamily):
         )
         head = (
             ("games", ", ".join(v.label for v in self.variants), how),
-            ("small_bet", str(self.config.get("small_bet")), "every game's stakes follow it"),
+            # not "small_bet": the table message would call it stud's 3rd/4th street bet
+            ("stakes", str(self.config.get("small_bet")), "every game's stakes follow it"),
             ("now", self.variant.label, "the game being played"),
         )
         return head + tuple(self.inner.describe_rules())

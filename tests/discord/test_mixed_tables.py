@@ -265,3 +265,13 @@ async def test_horse_table_changes_game_after_an_orbit(world: World) -> None:
         assert await hand_games(bot, tid) == games
         message = await fresh_table(world, bot, tid)
         assert str(message.embeds[0]["title"]).startswith("HORSE: Fixed-limit Omaha Hi-Lo")
+
+
+async def test_horse_table_message_names_the_stakes_not_studs_small_bet(world: World) -> None:
+    async with table_bot(world) as bot:
+        tid, _ = await open_table(world, bot, "horse", STAKES)
+        message = await fresh_table(world, bot, tid)
+        rules = next(f["value"] for f in message.embeds[0]["fields"] if f["name"] == "House rules")
+        # Hold'em is dealt first: no stud street is named for the table's stakes
+        assert "Stakes (every game's small bet): **4**" in str(rules), rules
+        assert "3rd and 4th street" not in str(rules), rules
