@@ -46,7 +46,7 @@ class StudCommands:
         ante="ante per player (default: the league's)",
         bring_in="forced bet of the lowest up card (less than the small bet)",
         small_bet="fixed bet on 3rd and 4th street",
-        big_bet="fixed bet from 5th street on (and on 4th with a pair showing)",
+        big_bet="fixed bet from 5th street on (Stud high: also on 4th with a pair showing)",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
         **PRACTICE_OPTION_HELP,

@@ -57,6 +57,7 @@ from cogs._render import (
     window_token,
 )
 from cogs._stud_commands import StudCommands
+from cogs._table_commands import TableCommands, _may_manage
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -84,23 +85,20 @@ read it back to edit it; Attach Files too when pictures are on (checked when ope
 FOREIGN_TABLE = "That table belongs to another server: nothing changed."
 
 
-def _may_manage(interaction: discord.Interaction) -> bool:
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
-
-
 def _options(**values: Any) -> dict[str, Any]:
     """House rules given in the command (the league's defaults fill the rest)."""
     return {k: v for k, v in values.items() if v is not None}
 
 
 class TablesCog(
-    FlopTables, MixedCommands, TablePublisher, StudCommands, commands.Cog, name="Tables"
+    FlopTables,
+    MixedCommands,
+    TablePublisher,
+    StudCommands,
+    TableCommands,
+    commands.Cog,
+    name="Tables",
 ):
-    table = app_commands.Group(
-        name="table", description="The table in this channel", guild_only=True
-    )
-
     def __init__(self, bot: HomeGameBot, service: TableService) -> None:
         self.bot = bot
         self.service = service
@@ -334,80 +332,6 @@ class TablesCog(
         )
 
     # ------------------------------------------------------------------ /table, /hand
-
-    async def _here(self, interaction: discord.Interaction) -> TableView:
-        from bot.engine.errors import GameError
-
-        assert interaction.channel_id is not None
-        view = await self.service.table_in_channel(interaction.channel_id)
-        if view is None:
-            raise GameError(
-                "There is no table in this channel: open one with /zoot, /wheelers, /razz,"
-                " /stud, /holdem or /omaha."
-            )
-        return view
-
-    @table.command(name="status", description="Show the table in this channel")
-    async def status(self, interaction: discord.Interaction) -> None:
-        view = await self._here(interaction)
-        await send(interaction, embed=table_embed(view), ephemeral=True)
-
-    @table.command(
-        name="end", description="Close the table (host or Manage Server); the pot goes back"
-    )
-    async def end(self, interaction: discord.Interaction) -> None:
-        view = await self._here(interaction)
-        closed = await self.service.end(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
-        )
-        self._closed[closed.table_id] = closed
-        await send(
-            interaction,
-            f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
-            "whoever paid it in.",
-        )
-        self._refresh_table(closed.table_id)
-
-    @table.command(
-        name="pause",
-        description="Pause the table, in or between hands (a player, the host or Manage Server)",
-    )
-    async def pause(self, interaction: discord.Interaction) -> None:
-        view = await self._here(interaction)
-        paused = await self.service.pause(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
-        )
-        await send(
-            interaction,
-            f"Table #{paused.table_id} is paused: no timer runs. Anyone seated presses"
-            " **Resume** (or runs `/table resume`) to go on where it stopped.",
-        )
-        self._refresh_table(paused.table_id)
-
-    @table.command(
-        name="resume", description="Go on with a paused table (a player, the host or Manage Server)"
-    )
-    async def resume(self, interaction: discord.Interaction) -> None:
-        view = await self._here(interaction)
-        resumed = await self.service.resume(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
-        )
-        await send(interaction, f"Table #{resumed.table_id} goes on.")
-        self._refresh_table(resumed.table_id)
-
-    @table.command(name="kick", description="Remove a player (host or Manage Server)")
-    @app_commands.describe(user="the player to remove")
-    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        view = await self._here(interaction)
-        await self.service.kick(
-            view.table_id, interaction.user.id, user.id, may_manage=_may_manage(interaction)
-        )
-        await send(
-            interaction,
-            f"{user.mention} leaves table #{view.table_id}.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        self._refresh_table(view.table_id)
 
     @app_commands.command(
         name="hand",

@@ -1,0 +1,118 @@
+"""``/table status|end|pause|resume|kick``: the table in this channel, for its players, its
+host and the server's managers.
+
+A mixin of the tables cog (:class:`cogs.tables.TablesCog` inherits it; discord.py's CogMeta
+collects the group and its subcommands along the whole MRO). Every change goes to the
+:class:`~bot.tables.service.TableService`, which checks who may do it; the answer is posted
+and the table message redrawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs._answer import send
+from cogs._render import table_embed
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+    from bot.tables.views import TableView
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+class TableCommands:
+    """The ``/table`` group; the cog gives ``service``, ``_closed`` and ``_refresh_table``."""
+
+    if TYPE_CHECKING:
+        service: TableService
+        _closed: dict[int, TableView]
+
+        def _refresh_table(
+            self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0
+        ) -> None: ...
+
+    table = app_commands.Group(
+        name="table", description="The table in this channel", guild_only=True
+    )
+
+    async def _here(self, interaction: discord.Interaction) -> TableView:
+        from bot.engine.errors import GameError
+
+        assert interaction.channel_id is not None
+        view = await self.service.table_in_channel(interaction.channel_id)
+        if view is None:
+            raise GameError(
+                "There is no table in this channel: open one with /zoot, /wheelers, /razz,"
+                " /stud, /holdem or /omaha."
+            )
+        return view
+
+    @table.command(name="status", description="Show the table in this channel")
+    async def status(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        await send(interaction, embed=table_embed(view), ephemeral=True)
+
+    @table.command(
+        name="end", description="Close the table (host or Manage Server); the pot goes back"
+    )
+    async def end(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        closed = await self.service.end(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        self._closed[closed.table_id] = closed
+        await send(
+            interaction,
+            f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
+            "whoever paid it in.",
+        )
+        self._refresh_table(closed.table_id)
+
+    @table.command(
+        name="pause",
+        description="Pause the table, in or between hands (a player, the host or Manage Server)",
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        paused = await self.service.pause(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(
+            interaction,
+            f"Table #{paused.table_id} is paused: no timer runs. Anyone seated presses"
+            " **Resume** (or runs `/table resume`) to go on where it stopped.",
+        )
+        self._refresh_table(paused.table_id)
+
+    @table.command(
+        name="resume", description="Go on with a paused table (a player, the host or Manage Server)"
+    )
+    async def resume(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        resumed = await self.service.resume(
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+        )
+        await send(interaction, f"Table #{resumed.table_id} goes on.")
+        self._refresh_table(resumed.table_id)
+
+    @table.command(name="kick", description="Remove a player (host or Manage Server)")
+    @app_commands.describe(user="the player to remove")
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        view = await self._here(interaction)
+        await self.service.kick(
+            view.table_id, interaction.user.id, user.id, may_manage=_may_manage(interaction)
+        )
+        await send(
+            interaction,
+            f"{user.mention} leaves table #{view.table_id}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self._refresh_table(view.table_id)
