@@ -54,18 +54,20 @@ from cogs._delivery import (
     is_permanent,
     jump_url,
 )
-from cogs._render import (
+from cogs._pictures import (
     HAND_FILE,
     SHOWDOWN_FILE,
     HandPicture,
     ShowdownPicture,
-    hand_over,
     hand_picture,
+    showdown_picture,
+)
+from cogs._render import (
+    hand_over,
     only_takes_away,
     private_components,
     private_embed,
     same_hand_view,
-    showdown_picture,
     table_components,
     table_embed,
 )

@@ -45,11 +45,10 @@ from cogs._options import (
     PRACTICE_OPTION_HELP,
     REVEAL,
 )
+from cogs._pictures import HandPicture, ShowdownPicture
 from cogs._publish import HAND_MOVED, TABLE_MOVED, TablePublisher
 from cogs._refusal import refusal
 from cogs._render import (
-    HandPicture,
-    ShowdownPicture,
     private_components,
     private_embed,
     table_components,

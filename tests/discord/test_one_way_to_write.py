@@ -21,7 +21,8 @@ from bot.render import images, rulebook
 from bot.render.text import hand_name_text, plural
 from bot.tables.games import _cards_text
 from bot.tables.views import PrivateView, SeatView, TableView
-from cogs._render import hand_picture, house_rule_line, private_embed, seat_lines, table_embed
+from cogs._pictures import hand_picture
+from cogs._render import house_rule_line, private_embed, seat_lines, table_embed
 from tests.discord.conftest import World
 from tests.discord.tablebot import table_bot
 from tests.discord.test_razz_table import play_razz_hand, start_razz
