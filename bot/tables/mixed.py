@@ -318,7 +318,12 @@ class MixedFamily(GameFamily):
             ("stakes", str(self.config.get("small_bet")), "every game's stakes follow it"),
             ("now", self.variant.label, "the game being played"),
         )
-        return head + tuple(self.inner.describe_rules())
+        # the seats are the table's (what every one of its games allows), not the game's
+        seats = {"min_players": str(self._min), "max_players": str(self._max)}
+        return head + tuple(
+            (name, seats.get(name, value), desc)
+            for name, value, desc in self.inner.describe_rules()
+        )
 
     @property
     def decision_seconds(self) -> int:

@@ -275,3 +275,5 @@ async def test_horse_table_message_names_the_stakes_not_studs_small_bet(world: W
         # Hold'em is dealt first: no stud street is named for the table's stakes
         assert "Stakes (every game's small bet): **4**" in str(rules), rules
         assert "3rd and 4th street" not in str(rules), rules
+        # the seats are the table's: HORSE seats 8 (Stud's most), not Hold'em's 9
+        assert "Seats: **8**" in str(rules), rules
