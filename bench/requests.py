@@ -55,7 +55,7 @@ from bot.ops.sandbox import (
     policy_action,
     table_options,
 )
-from bot.ops.sandbox_users import act
+from bot.ops.sandbox_users import SETTLE, act
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.tables.views import Published
@@ -205,6 +205,7 @@ async def measure(
     (0: at once, as the sandbox plays; over a second, no two changes fall in one of the
     bot's coalescing moments, as at a table of people)."""
     _thinking(think)  # also 0: a measure at once after one at a human pace
+    SETTLE.set(False)  # real time: the users do not wait for the bot between clicks
     fake = FakeDiscord()
     await fake.start()
     try:

@@ -90,6 +90,11 @@ edit it holds back to merge with a player's next change (up to 15 s of real time
 at once when the sandbox waits for the bot to settle."""
 
 
+SETTLE: contextvars.ContextVar[bool] = contextvars.ContextVar("sandbox_settle", default=True)
+"""Whether each click waits for the bot to settle (the sandbox, for a repeatable
+transcript); bench/requests.py clicks in real time instead (its edits may coalesce)."""
+
+
 async def settle(timeout: float = 30.0) -> None:
     """Wait until the bot has done everything it started: every interaction answered to
     the end, every message edit and post sent. The sandbox acts only then, so each of its
@@ -124,7 +129,8 @@ async def _reply(record: InteractionRecord) -> InteractionReply | None:
     except (TimeoutError, AssertionError):
         return None
     finally:
-        await settle()
+        if SETTLE.get():
+            await settle()
 
 
 async def _answer(record: InteractionRecord) -> bool:
