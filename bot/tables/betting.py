@@ -10,6 +10,7 @@ options shown, the words of the table) stays in each family's module.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -45,8 +46,9 @@ class BettingFamily(GameFamily):
     engine: Any
     """The hand (a :class:`BettingHand`), or None before the first."""
 
+    @abstractmethod
     def _hand(self) -> BettingHand:
-        raise NotImplementedError
+        """The hand being played; NotYourTurn when there is none."""
 
     @property
     def decision_seconds(self) -> int:

@@ -45,63 +45,15 @@ from bot.tables.games import (
     load_family,
     make_family,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """One game a mixed table may play: its key there, the family's game key, its name and
-    the game's own options; ``stakes`` says how the table's stakes map onto them."""
-
-    key: str
-    game: str
-    label: str
-    options: Mapping[str, Any]
-    stakes: str  # "guts" | "stud" | "flop"
-
-
-VARIANTS: dict[str, Variant] = {
-    v.key: v
-    for v in (
-        Variant("zoot", "zoot", "Zoot", {}, "guts"),
-        Variant("wheelers", "wheelers", "Wheelers", {}, "guts"),
-        Variant("razz", "razz", "Razz", {}, "stud"),
-        Variant("holdem", "holdem", "Hold'em", {"betting": "no-limit"}, "flop"),
-        Variant("holdem-fl", "holdem", "Fixed-limit Hold'em", {"betting": "fixed-limit"}, "flop"),
-        Variant("omaha", "omaha", "Omaha", {"split": "high", "betting": "pot-limit"}, "flop"),
-        Variant(
-            "omaha-hi-lo",
-            "omaha",
-            "Omaha Hi-Lo",
-            {"split": "hi-lo", "betting": "pot-limit"},
-            "flop",
-        ),
-        Variant(
-            "omaha-hi-lo-fl",
-            "omaha",
-            "Fixed-limit Omaha Hi-Lo",
-            {"split": "hi-lo", "betting": "fixed-limit"},
-            "flop",
-        ),
-        Variant("stud", "stud", "Stud", {"split": "high"}, "stud"),
-        Variant("stud-hi-lo", "stud", "Stud Hi-Lo", {"split": "hi-lo"}, "stud"),
-    )
-}
-"""Every game a mixed table knows, by its key there (data: a ninth game adds a line)."""
-
-HORSE = ("holdem-fl", "omaha-hi-lo-fl", "razz", "stud", "stud-hi-lo")
-"""H-O-R-S-E: fixed-limit Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo (eight or better)."""
-
-DEALERS_CHOICE = (
-    "zoot",
-    "wheelers",
-    "razz",
-    "holdem",
-    "omaha",
-    "omaha-hi-lo",
-    "stud",
-    "stud-hi-lo",
+from bot.tables.variants import (
+    DEALERS_CHOICE,
+    HORSE,
+    VARIANTS,
+    Variant,
+    family_deals,
+    variant_keys,
+    variant_options,
 )
-"""The eight games a dealer's-choice table allows unless its ``games`` option says fewer."""
 
 MODES = {"horse": "rotation", "dealers-choice": "choice"}
 NAMES = {"horse": "HORSE", "dealers-choice": "Dealer's choice"}
@@ -129,59 +81,6 @@ class MixedInfo:
     default_label: str
     carried: bool
     """A pot carries over: the game goes on until it is won."""
-
-
-def variant_keys(raw: object) -> tuple[str, ...]:
-    """The ``games`` option: keys separated by commas or spaces ("zoot, razz stud"), or a
-    list; each a key of :data:`VARIANTS`, none twice."""
-    if isinstance(raw, str):
-        items = [p for p in raw.replace(",", " ").split() if p]
-    elif isinstance(raw, Sequence):
-        items = [str(p) for p in raw]
-    else:
-        raise InvalidConfig("games", "a list of game names")
-    keys = tuple(p.strip().lower() for p in items)
-    for k in keys:
-        if k not in VARIANTS:
-            raise InvalidConfig("games", f"unknown game {k!r}; choose from {', '.join(VARIANTS)}")
-    if len(set(keys)) != len(keys):
-        raise InvalidConfig("games", "a game is listed twice")
-    if not keys:
-        raise InvalidConfig("games", "name at least one game")
-    return keys
-
-
-def variant_options(
-    v: Variant, *, small_bet: int, ante: int | None, decision_seconds: int | None
-) -> dict[str, Any]:
-    """The options of one game of the table, from the table's stakes."""
-    out: dict[str, Any] = dict(v.options)
-    if v.stakes == "guts":
-        out["ante"] = small_bet
-    elif v.stakes == "stud":
-        out.update(
-            small_bet=small_bet,
-            big_bet=2 * small_bet,
-            bring_in=max(1, small_bet // 2),
-            ante=small_bet // 5 if ante is None else ante,
-        )
-    else:
-        out.update(small_blind=small_bet // 2, big_blind=small_bet)
-        if v.options.get("betting") == "fixed-limit":
-            out.update(small_bet=small_bet, big_bet=2 * small_bet)
-    if decision_seconds is not None:
-        out["decision_seconds"] = decision_seconds
-    return out
-
-
-def _plays(v: Variant) -> bool:
-    """Whether this bot has the family of ``v`` (a game listed before its family lands is
-    refused with the reason)."""
-    try:
-        make_family(v.game, dict(v.options))
-    except InvalidConfig as exc:
-        return exc.field != "game"
-    return True
 
 
 class MixedFamily(GameFamily):
@@ -243,12 +142,12 @@ class MixedFamily(GameFamily):
         choice = _int(values.get("choice_seconds", CHOICE_SECONDS), "choice_seconds", 10, 300)
         if "games" in values and values["games"] is not None:
             keys = variant_keys(values["games"])
-            missing = [VARIANTS[k].label for k in keys if not _plays(VARIANTS[k])]
+            missing = [VARIANTS[k].label for k in keys if not family_deals(VARIANTS[k])]
         elif game == "horse":
             keys = HORSE
-            missing = [VARIANTS[k].label for k in keys if not _plays(VARIANTS[k])]
+            missing = [VARIANTS[k].label for k in keys if not family_deals(VARIANTS[k])]
         else:
-            keys = tuple(k for k in DEALERS_CHOICE if _plays(VARIANTS[k]))
+            keys = tuple(k for k in DEALERS_CHOICE if family_deals(VARIANTS[k]))
             missing = []
         if missing:
             raise InvalidConfig("games", f"this bot does not deal {', '.join(missing)} yet")

@@ -15,7 +15,7 @@ import pytest
 from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
 from bot.store import Store
 from bot.tables import NotSeated, StaleAction, TableService
-from bot.tables.mixed import HORSE, VARIANTS
+from bot.tables.variants import HORSE, VARIANTS
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Clock, Recorder, seeded
 

@@ -1,0 +1,124 @@
+"""The games a mixed table (HORSE, dealer's choice: :mod:`bot.tables.mixed`) may deal, as
+data: each :class:`Variant` names its family's game key, its name and the options that make
+it (a ninth game adds a line here), HORSE's five and dealer's choice's eight, and how one
+table's stakes become each game's options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.errors import InvalidConfig
+from bot.tables.games import make_family
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One game a mixed table may play: its key there, the family's game key, its name and
+    the game's own options; ``stakes`` says how the table's stakes map onto them."""
+
+    key: str
+    game: str
+    label: str
+    options: Mapping[str, Any]
+    stakes: str  # "guts" | "stud" | "flop"
+
+
+VARIANTS: dict[str, Variant] = {
+    v.key: v
+    for v in (
+        Variant("zoot", "zoot", "Zoot", {}, "guts"),
+        Variant("wheelers", "wheelers", "Wheelers", {}, "guts"),
+        Variant("razz", "razz", "Razz", {}, "stud"),
+        Variant("holdem", "holdem", "Hold'em", {"betting": "no-limit"}, "flop"),
+        Variant("holdem-fl", "holdem", "Fixed-limit Hold'em", {"betting": "fixed-limit"}, "flop"),
+        Variant("omaha", "omaha", "Omaha", {"split": "high", "betting": "pot-limit"}, "flop"),
+        Variant(
+            "omaha-hi-lo",
+            "omaha",
+            "Omaha Hi-Lo",
+            {"split": "hi-lo", "betting": "pot-limit"},
+            "flop",
+        ),
+        Variant(
+            "omaha-hi-lo-fl",
+            "omaha",
+            "Fixed-limit Omaha Hi-Lo",
+            {"split": "hi-lo", "betting": "fixed-limit"},
+            "flop",
+        ),
+        Variant("stud", "stud", "Stud", {"split": "high"}, "stud"),
+        Variant("stud-hi-lo", "stud", "Stud Hi-Lo", {"split": "hi-lo"}, "stud"),
+    )
+}
+"""Every game a mixed table knows, by its key there (data: a ninth game adds a line)."""
+
+HORSE = ("holdem-fl", "omaha-hi-lo-fl", "razz", "stud", "stud-hi-lo")
+"""H-O-R-S-E: fixed-limit Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo (eight or better)."""
+
+DEALERS_CHOICE = (
+    "zoot",
+    "wheelers",
+    "razz",
+    "holdem",
+    "omaha",
+    "omaha-hi-lo",
+    "stud",
+    "stud-hi-lo",
+)
+"""The eight games a dealer's-choice table allows unless its ``games`` option says fewer."""
+
+
+def variant_keys(raw: object) -> tuple[str, ...]:
+    """The ``games`` option: keys separated by commas or spaces ("zoot, razz stud"), or a
+    list; each a key of :data:`VARIANTS`, none twice."""
+    if isinstance(raw, str):
+        items = [p for p in raw.replace(",", " ").split() if p]
+    elif isinstance(raw, Sequence):
+        items = [str(p) for p in raw]
+    else:
+        raise InvalidConfig("games", "a list of game names")
+    keys = tuple(p.strip().lower() for p in items)
+    for k in keys:
+        if k not in VARIANTS:
+            raise InvalidConfig("games", f"unknown game {k!r}; choose from {', '.join(VARIANTS)}")
+    if len(set(keys)) != len(keys):
+        raise InvalidConfig("games", "a game is listed twice")
+    if not keys:
+        raise InvalidConfig("games", "name at least one game")
+    return keys
+
+
+def variant_options(
+    v: Variant, *, small_bet: int, ante: int | None, decision_seconds: int | None
+) -> dict[str, Any]:
+    """The options of one game of the table, from the table's stakes."""
+    out: dict[str, Any] = dict(v.options)
+    if v.stakes == "guts":
+        out["ante"] = small_bet
+    elif v.stakes == "stud":
+        out.update(
+            small_bet=small_bet,
+            big_bet=2 * small_bet,
+            bring_in=max(1, small_bet // 2),
+            ante=small_bet // 5 if ante is None else ante,
+        )
+    else:
+        out.update(small_blind=small_bet // 2, big_blind=small_bet)
+        if v.options.get("betting") == "fixed-limit":
+            out.update(small_bet=small_bet, big_bet=2 * small_bet)
+    if decision_seconds is not None:
+        out["decision_seconds"] = decision_seconds
+    return out
+
+
+def family_deals(v: Variant) -> bool:
+    """Whether this bot has the family of ``v`` (a game listed before its family lands is
+    refused with the reason)."""
+    try:
+        make_family(v.game, dict(v.options))
+    except InvalidConfig as exc:
+        return exc.field != "game"
+    return True
