@@ -3,7 +3,7 @@ tables, seats, hands and their logs. See :class:`Store` and :class:`Tx`."""
 
 from bot.store.actions import ActionRecord, HandFinish, StaleSeason, TableAccounts
 from bot.store.audit import AuditReport, Difference, LeagueFigures
-from bot.store.db import Migration, Store, Tx, backup_file, migrations
+from bot.store.db import Store, Tx, backup_file
 from bot.store.errors import (
     InsufficientChips,
     InvalidAmount,
@@ -18,6 +18,7 @@ from bot.store.errors import (
     StoreError,
     TableExists,
 )
+from bot.store.migrate import Migration, migrations
 from bot.store.models import (
     GAMES,
     LEDGER_KINDS,
