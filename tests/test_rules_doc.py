@@ -137,3 +137,15 @@ def test_issue12_item10_project_documents_cite_rules_that_exist() -> None:
         assert not re.search(r"RULES\s*§", text), path
         cited = re.findall(r"rules §(\d+(?:\.\d+)?)", text)
         assert all(n in numbers for n in cited), (path, [n for n in cited if n not in numbers])
+
+
+def test_rulebook_help_prints_usage_and_writes_no_file_named_help(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--help` was taken for the output path: the rule book was written to a file "--help"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        rulebook.main(["--help"])
+    assert done.value.code == 0
+    assert "--check" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []

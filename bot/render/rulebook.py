@@ -434,12 +434,18 @@ def markdown() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.render.rulebook [--check] [PATH]``: write docs/rules.md (or check)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    paths = [a for a in args if a != "--check"]
-    path = Path(paths[0] if paths else DOC_PATH)
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.render.rulebook",
+        description="Write the rule book (docs/rules.md), or check that it is current.",
+    )
+    parser.add_argument("path", nargs="?", default=DOC_PATH, help=f"default {DOC_PATH}")
+    parser.add_argument("--check", action="store_true", help="exit 1 if PATH is stale")
+    args = parser.parse_args(argv)
+    path = Path(args.path)
     text = markdown()
-    if check:
+    if args.check:
         current = path.read_text(encoding="utf-8") if path.exists() else ""
         if current != text:
             print(f"{path} is stale: run python -m bot.render.rulebook", file=sys.stderr)
