@@ -59,6 +59,7 @@ def table_from_row(row: sqlite3.Row) -> Table:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         pot_account=row["pot_account"],
+        verifiable=bool(row["verifiable"]),
     )
 
 
@@ -87,6 +88,7 @@ def hand_from_row(row: sqlite3.Row) -> Hand:
         ended_at=row["ended_at"],
         history=row["history"],
         result=load_json(row["result"]),
+        seed=row["seed"],
     )
 
 
@@ -176,10 +178,12 @@ class TableOps(LedgerOps):
         host_id: int | None = None,
         rules: Mapping[str, Any] | None = None,
         practice: bool = False,
+        verifiable: bool = False,
     ) -> Table:
         """Open a table (status ``open``, version 0) with its pot account. The league is
         created on the way if this is the guild's first table. One live table per channel:
-        a second raises :class:`TableExists`."""
+        a second raises :class:`TableExists`. ``verifiable``: its hands are dealt from seeds
+        (:meth:`begin_hand`'s ``seed``)."""
         if game not in GAMES | MIXED_GAMES:
             known = ", ".join(sorted(GAMES | MIXED_GAMES))
             raise StoreError(f"unknown game {game!r}; one of {known}")
@@ -190,7 +194,7 @@ class TableOps(LedgerOps):
         now = self.now()
         table_id = await self._insert(
             "INSERT INTO tables (guild_id, channel_id, game, rules, host_id, practice,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " verifiable, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -198,6 +202,7 @@ class TableOps(LedgerOps):
                 dump_json(dict(rules or {})),
                 host_id,
                 int(practice),
+                int(verifiable),
                 now,
                 now,
             ),

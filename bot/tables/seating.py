@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.engine.errors import IllegalAction
+from bot.engine.shuffle import new_seed
 from bot.store import ActionRecord, SeatedElsewhere, Store, Tx
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
 from bot.tables.games import make_family
@@ -46,10 +47,12 @@ class TableSeating:
         practice: bool = False,
         computers: int | None = None,
         seat_host: bool = True,
+        verifiable: bool = False,
     ) -> TableView:
         """Open a table with the league's defaults under ``options`` (InvalidConfig if the
         engine's rules refuse them); the host is seated. A practice table gets one computer
-        opponent unless ``computers`` says otherwise."""
+        opponent unless ``computers`` says otherwise. ``verifiable``: each hand is dealt
+        from a seed whose SHA-256 the table shows first (bot/engine/shuffle.py)."""
         n_computers = (1 if practice else 0) if computers is None else computers
         async with self.store.transaction() as tx:
             league = await tx.league(guild_id)
@@ -64,6 +67,7 @@ class TableSeating:
                 host_id=host_id,
                 rules=family.rules_json,
                 practice=practice,
+                verifiable=verifiable,
             )
             live = LiveTable(
                 id=table.id,
@@ -76,6 +80,8 @@ class TableSeating:
                 version=table.version,
                 deadline=None,
                 family=family,
+                verifiable=verifiable,
+                next_seed=new_seed() if verifiable else None,
             )
             step = Step()
             if seat_host:
