@@ -14,8 +14,7 @@ closed, ``_seed``. :func:`verify_text` recomputes the deck from the seed and che
 3. that every reshuffle of the discards (``d rf``, Zoot and Wheelers, rules §1.6) is the
    seed's reshuffle of exactly the cards discarded since the last one, and goes under the
    stock;
-4. that every card a player shows (``sm``) or discards (``sd``) is one dealt to them (or on
-   the board).
+4. that every card a player shows (``sm``) or discards (``sd``) is one dealt to them.
 
 A card written ``??`` (hidden) is skipped. It checks cards only: ``python -m bot replay``
 checks the chips.
@@ -206,21 +205,23 @@ def _check_cards(seed: str, actions: Sequence[str], *, stud: bool) -> tuple[str 
     """(what does not match or None, cards checked, reshuffles seen)."""
     stock: deque[Card | None] = deque(seed_deck(seed))
     held: dict[str, list[Card]] = {}
-    board: set[Card] = set()
     discards: list[Card | None] = []
     checked = reshuffles = 0
     i = 0
 
-    def draw(card: Card | None) -> None:
+    def draw(card: Card | None) -> Card | None:
+        """The next card of the deck, checked against the file's (a hidden one is the
+        deck's: the seed says what it was)."""
         nonlocal checked
         if not stock:
             raise _Mismatch("more cards are dealt than the deck holds")
         expected = stock.popleft()
         if card is None or expected is None:
-            return
+            return expected if card is None else card
         if card != expected:
             raise _Mismatch(f"the seed's deck deals {expected} here, the file shows {card}")
         checked += 1
+        return card
 
     while i < len(actions):
         line = actions[i]
@@ -239,21 +240,20 @@ def _check_cards(seed: str, actions: Sequence[str], *, stud: bool) -> tuple[str 
                             f" {left} cards (a community card is dealt only when the deck"
                             " cannot give every player one)"
                         )
-                    draw(cards[0])
-                    card = cards[0]
+                    card = draw(cards[0])
                     assert card is not None
                     for k in range(run):
                         held.setdefault(_words(actions[i + k])[2], []).append(card)
                     step = run
                 else:
+                    mine = held.setdefault(w[2], [])
                     for c in cards:
-                        draw(c)
-                    held.setdefault(w[2], []).extend(c for c in cards if c is not None)
+                        got = draw(c)
+                        if got is not None:
+                            mine.append(got)
             elif len(w) == 3 and w[:2] == ["d", "db"]:
                 for c in _cards(w[2]):
                     draw(c)
-                    if c is not None:
-                        board.add(c)
             elif len(w) == 3 and w[:2] == ["d", "rf"]:
                 cards = _cards(w[2])
                 reshuffles += 1
@@ -281,7 +281,7 @@ def _check_cards(seed: str, actions: Sequence[str], *, stud: bool) -> tuple[str 
                         if w[1] == "sd":
                             discards.append(None)
                         continue
-                    if c not in mine and (w[1] == "sd" or c not in board):
+                    if c not in mine:
                         verb = "discards" if w[1] == "sd" else "shows"
                         raise _Mismatch(f"{w[0]} {verb} {c}, which the deck did not deal to them")
                     if w[1] == "sd":
