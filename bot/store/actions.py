@@ -193,11 +193,14 @@ class ActionOps(TableOps):
             if running is not None:
                 raise StoreError(f"hand {running} of table {table_id} is still running")
             cur = conn.execute(
-                "INSERT INTO hands (table_id, number, game, started_at, seed)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, last + 1, hand_game, now, seed),
+                "INSERT INTO hands (table_id, number, game, started_at) VALUES (?, ?, ?, ?)",
+                (table_id, last + 1, hand_game, now),
             )
             assert cur.lastrowid is not None
+            if seed is not None:
+                conn.execute(
+                    "INSERT INTO hand_seeds (hand_id, seed) VALUES (?, ?)", (cur.lastrowid, seed)
+                )
             return Hand(
                 cur.lastrowid, table_id, last + 1, hand_game, "running", now, None, None, None, seed
             )

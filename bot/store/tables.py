@@ -38,9 +38,12 @@ from bot.store.models import (
 )
 
 _TABLE_SELECT = (
-    "SELECT t.*, a.id AS pot_account FROM tables t"
-    " JOIN accounts a ON a.table_id = t.id AND a.kind = 'pot'"
+    "SELECT t.*, a.id AS pot_account,"
+    " EXISTS (SELECT 1 FROM verifiable_tables v WHERE v.table_id = t.id) AS verifiable"
+    " FROM tables t JOIN accounts a ON a.table_id = t.id AND a.kind = 'pot'"
 )
+_HAND_SELECT = "SELECT h.*, s.seed FROM hands h LEFT JOIN hand_seeds s ON s.hand_id = h.id"
+"""A hand with its seed (a verifiable table's; 0008 keeps the seeds in their own table)."""
 
 
 def table_from_row(row: sqlite3.Row) -> Table:
@@ -194,7 +197,7 @@ class TableOps(LedgerOps):
         now = self.now()
         table_id = await self._insert(
             "INSERT INTO tables (guild_id, channel_id, game, rules, host_id, practice,"
-            " verifiable, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -202,11 +205,12 @@ class TableOps(LedgerOps):
                 dump_json(dict(rules or {})),
                 host_id,
                 int(practice),
-                int(verifiable),
                 now,
                 now,
             ),
         )
+        if verifiable:
+            await self._insert("INSERT INTO verifiable_tables (table_id) VALUES (?)", (table_id,))
         await self._insert(
             "INSERT INTO accounts (guild_id, kind, table_id, created_at) VALUES (?, 'pot', ?, ?)",
             (guild_id, table_id, now),
@@ -526,20 +530,20 @@ class TableOps(LedgerOps):
         return await self.hand(hand_id)
 
     async def hand(self, hand_id: int) -> Hand:
-        row = await self._one("SELECT * FROM hands WHERE id = ?", (hand_id,))
+        row = await self._one(_HAND_SELECT + " WHERE h.id = ?", (hand_id,))
         if row is None:
             raise NotFound(f"no hand {hand_id}")
         return hand_from_row(row)
 
     async def running_hand(self, table_id: int) -> Hand | None:
         row = await self._one(
-            "SELECT * FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+            _HAND_SELECT + " WHERE h.table_id = ? AND h.status = 'running'", (table_id,)
         )
         return None if row is None else hand_from_row(row)
 
     async def hands(self, table_id: int) -> list[Hand]:
         rows = await self._all(
-            "SELECT * FROM hands WHERE table_id = ? ORDER BY number", (table_id,)
+            _HAND_SELECT + " WHERE h.table_id = ? ORDER BY h.number", (table_id,)
         )
         return [hand_from_row(r) for r in rows]
 

@@ -3,13 +3,19 @@
 -- (bot/engine/shuffle.py); the table shows the seed's SHA-256 before the hand and
 -- publishes the seed when it closes (docs/hand-history.md).
 --
--- tables.verifiable: the table's option (0 off, the default for every existing table).
--- hands.seed: the hand's seed, 64 lowercase hex digits, written when the hand is dealt (so
--- a restart keeps it) and shown only once the table is closed: the seed shows every card
--- of the hand, folded and mucked ones too. NULL for a hand of a table that is not
--- verifiable (every existing hand). Adding columns keeps every row as it is.
-ALTER TABLE tables ADD COLUMN verifiable INTEGER NOT NULL DEFAULT 0
-    CHECK (verifiable IN (0, 1));
+-- Two tables of their own, so no existing row changes and the secret seeds live apart
+-- from the hand rows every other query reads (`SELECT * FROM hands` shows no seed):
+-- verifiable_tables: the tables opened with the option (none before this migration).
+-- hand_seeds: a verifiable table's hand's seed, 64 lowercase hex digits, written when the
+-- hand is dealt (so a restart keeps it) and shown only once its table is closed: the seed
+-- shows every card of the hand, folded and mucked ones too.
+-- IF NOT EXISTS: applying it again (a database whose version was set back) changes nothing.
+CREATE TABLE IF NOT EXISTS verifiable_tables (
+    table_id    INTEGER PRIMARY KEY REFERENCES tables (id)
+) STRICT;
 
-ALTER TABLE hands ADD COLUMN seed TEXT
-    CHECK (seed IS NULL OR (length(seed) = 64 AND seed NOT GLOB '*[^0-9a-f]*'));
+CREATE TABLE IF NOT EXISTS hand_seeds (
+    hand_id     INTEGER PRIMARY KEY REFERENCES hands (id),
+    seed        TEXT NOT NULL
+                CHECK (length(seed) = 64 AND seed NOT GLOB '*[^0-9a-f]*')
+) STRICT;
