@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.cards import parse_card
-from bot.engine.errors import InvalidConfig
+from bot.engine.errors import HomeGameError, InvalidConfig
 from bot.render.text import safe_name
 from bot.tables.errors import StaleAction
 from cogs._answer import arm_command, defer, send
@@ -174,7 +174,7 @@ class TablesCog(
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if verifiable not in (None, "off", "on"):
-            raise InvalidConfig("verifiable", "use on or off")
+            raise HomeGameError("The verifiable option is on or off. Nothing changed.")
         if computers is not None and not practice:
             raise InvalidConfig(
                 "computers", "computer players sit only at a practice table: add practice:True"

@@ -16,6 +16,11 @@ from bot.tables.games import make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
 from bot.tables.views import TableView
 
+PRACTICE_NOT_VERIFIABLE = (
+    "A practice table keeps no hand in /history, so it could never publish its seeds:"
+    " open it without verifiable:on. Nothing changed."
+)
+
 
 class TableSeating:
     """Mixin of the TableService: what it needs of the service is declared below."""
@@ -54,6 +59,8 @@ class TableSeating:
         opponent unless ``computers`` says otherwise. ``verifiable``: each hand is dealt
         from a seed whose SHA-256 the table shows first (bot/engine/shuffle.py)."""
         n_computers = (1 if practice else 0) if computers is None else computers
+        if verifiable and practice:
+            raise NotAllowed(PRACTICE_NOT_VERIFIABLE)
         async with self.store.transaction() as tx:
             league = await tx.league(guild_id)
             settings = league.game_settings.get(game) if game in league.game_settings else None

@@ -9,6 +9,8 @@ process) accepts the files it attaches and refuses a copy with a changed card or
 from __future__ import annotations
 
 import hashlib
+import io
+import logging
 import os
 import re
 import subprocess
@@ -18,10 +20,14 @@ from pathlib import Path
 import pytest
 
 from bot.app import HomeGameBot
+from bot.config import DiscordSettings, Settings
+from bot.ops.logs import PAYLOAD_LOGGERS, setup_logging
 from bot.testing import FakeMessage, FakeUser
 from tests.discord.conftest import World
 from tests.discord.tablebot import assert_all_acknowledged, eventually, field, table_bot
 from tests.discord.test_mixed_tables import fresh_table, next_hand_started, play_hand, service
+from tests.discord.test_razz_table import STAKES as RAZZ_STAKES
+from tests.discord.test_razz_table import play_razz_hand
 
 REPO = Path(__file__).resolve().parents[2]
 HEX64 = re.compile(r"`([0-9a-f]{64})`")
@@ -239,3 +245,71 @@ async def test_a_table_is_not_verifiable_unless_asked(world: World) -> None:
         async with bot.store.read() as tx:
             tables = [await tx.table(t) for t in (1, 2)]
         assert [t.verifiable for t in tables] == [False, False]
+
+
+async def test_no_seed_in_the_logs_at_debug_level_while_the_table_is_open(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As no card reaches the logs (tests/discord/test_debug_logging.py), no seed does: at
+    DEBUG, a verifiable Razz hand played to its end leaves neither its seed nor the next
+    hand's in the bot's log or discord.py's request and gateway logs."""
+    stream = io.StringIO()
+    settings = Settings(discord=DiscordSettings(token=world.fake.token), log={"level": "DEBUG"})  # type: ignore[arg-type]
+    handler = setup_logging(settings, stream=stream)
+    caplog.set_level(logging.DEBUG)
+    fake = world.fake
+    players = [world.alice, world.bob, world.carol]
+    try:
+        async with table_bot(world, autostart_delay=30) as bot:
+            opened = await fake.invoke(
+                world.alice, world.channel, "razz", {**RAZZ_STAKES, "verifiable": "on"}
+            )
+            table = (await opened.response()).message
+            assert table is not None
+            for user in players[1:]:
+                await (await fake.click_label(user, table, "Join")).response()
+            await (await fake.click_label(world.alice, table, "Start")).response()
+            view = await service(bot).table_in_channel(world.channel.id)
+            assert view is not None
+            await play_razz_hand(world, bot, table, view.table_id)
+            async with bot.store.read() as tx:
+                (hand,) = await tx.hands(view.table_id)
+                snapshot = (await tx.table(view.table_id)).snapshot
+            logging.getLogger("homegame.test").debug("debug is on")
+    finally:
+        logging.getLogger().removeHandler(handler)
+        for name in PAYLOAD_LOGGERS:
+            logging.getLogger(name).setLevel(logging.NOTSET)
+    assert hand.status == "finished" and hand.seed is not None and snapshot is not None
+    seeds = {hand.seed, str(snapshot["next_seed"])}
+    text = stream.getvalue()
+    assert "DEBUG homegame.test: debug is on" in text
+    records = "\n".join(r.getMessage() for r in caplog.records)
+    assert not [s for s in seeds if s in text or s in records]
+    assert not [s for s in seeds if s in everything_seen(world)]
+
+
+TABLE_COMMANDS = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
+
+
+async def test_every_table_command_has_the_verifiable_option_off_by_default(world: World) -> None:
+    async with table_bot(world, autostart_delay=30):
+        for name in TABLE_COMMANDS:
+            options = {o["name"]: o for o in world.fake.command(name).get("options", [])}
+            option = options["verifiable"]
+            assert option["type"] == 3 and not option.get("required"), name
+            assert [c["value"] for c in option["choices"]] == ["off", "on"], name
+            assert "published when the table closes" in option["description"], name
+            assert len(option["description"]) <= 100
+
+
+async def test_a_verifiable_practice_table_is_refused_and_nothing_opens(world: World) -> None:
+    fake = world.fake
+    async with table_bot(world, autostart_delay=30) as bot:
+        options = {"verifiable": "on", "practice": True}
+        reply = await (await fake.invoke(world.alice, world.channel, "zoot", options)).response()
+        assert reply.ephemeral and reply.content == (
+            "A practice table keeps no hand in /history, so it could never publish its seeds:"
+            " open it without verifiable:on. Nothing changed."
+        )
+        assert await service(bot).table_in_channel(world.channel.id) is None

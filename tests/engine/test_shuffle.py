@@ -189,3 +189,15 @@ def test_guts_deals_the_seeds_deck_and_reshuffles_the_discards_by_it_after_a_res
     second = [line for line in game.snapshot()["log"] if line.startswith("d rf")][1]
     cards = parse_cards(second.split()[2])
     assert cards == reshuffle(COUNTING, 2, cards)
+
+
+def test_docs_hand_history_md_states_these_vectors() -> None:
+    """The page anyone re-implementing the shuffle reads has the same test vectors."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "hand-history.md").read_text("utf-8")
+    section = doc.split("### Test vectors", 1)[1]
+    for seed, (promised, deck) in VECTORS.items():
+        assert f"| `{seed}` | `{promised}` | {deck} |" in section
+    assert "reshuffle 1 of the discards `2c 7d Th Ks As 9c`" in section
+    assert "`Th Ks As 2c 9c 7d`" in section and "`Th Ks As 2c 7d 9c`" in section
