@@ -435,7 +435,10 @@ class LeagueCog(commands.Cog, name="League"):
         embed = discord.Embed(
             title=f"{game} · table #{hand.table_id} · hand {hand.number}", description=replay
         )
-        embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
+        if hand.seed is not None and closed:  # the seed shows them all: the file is whole
+            embed.set_footer(text="Public events and your own cards; the file holds every card")
+        else:
+            embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
         await send(interaction, embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE)
 
 

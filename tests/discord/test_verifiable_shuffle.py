@@ -46,8 +46,10 @@ def shown_commitment(table: FakeMessage) -> tuple[int, str]:
     return int(found[1]), commit[1]
 
 
-async def open_hand(world: World, user: FakeUser, hand_id: int) -> tuple[str, dict[str, str]]:
-    """``/history``, then that hand in its menu: the replay's text and the attached files."""
+async def open_hand(
+    world: World, user: FakeUser, hand_id: int
+) -> tuple[dict[str, object], dict[str, str]]:
+    """``/history``, then that hand in its menu: the replay's embed and the attached files."""
     fake = world.fake
     reply = await (await fake.invoke(user, world.channel, "history")).response()
     assert reply.ephemeral and reply.message is not None, reply.content
@@ -58,7 +60,7 @@ async def open_hand(world: World, user: FakeUser, hand_id: int) -> tuple[str, di
     ).response()
     assert opened.ephemeral and opened.message is not None, opened.content
     files = {a.filename: a.data.decode("utf-8") for a in opened.message.attachments}
-    return str(opened.message.embeds[0].get("description", "")), files
+    return opened.message.embeds[0], files
 
 
 def everything_seen(world: World) -> str:
@@ -156,8 +158,10 @@ async def play_verifiable_table(
         assert h.history is not None and f"_commitment = '{promised[h.number]}'" in h.history
         assert "_seed" not in h.history
     # while the table is open: /history redacts as before, and says the seed comes later
-    description, files = await open_hand(world, world.bob, stored[0].id)
+    embed, files = await open_hand(world, world.bob, stored[0].id)
+    description = str(embed.get("description", ""))
     assert "**Verify**: not yet" in description, description
+    assert "hidden cards: ??" in str(embed.get("footer", {}))
     (opened,) = files.values()
     assert "_seed" not in opened and f"_commitment = '{promised[1]}'" in opened
     seen = everything_seen(world)
@@ -173,9 +177,11 @@ async def play_verifiable_table(
     assert "/history" in (field(closed, FIELD) or "")
     paths: list[Path] = []
     for h in stored:
-        description, files = await open_hand(world, world.carol, h.id)
+        embed, files = await open_hand(world, world.carol, h.id)
+        description = str(embed.get("description", ""))
         assert h.seed is not None
         assert f"**Seed**: `{h.seed}`" in description, description
+        assert "every card" in str(embed.get("footer", {}).get("text", ""))
         assert "**Verify**: matches" in description, description
         ((name, text),) = files.items()
         assert f"_seed = '{h.seed}'" in text and "??" not in text
