@@ -8,6 +8,7 @@ process) accepts the files it attaches and refuses a copy with a changed card or
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import logging
@@ -24,8 +25,14 @@ from bot.config import DiscordSettings, Settings
 from bot.ops.logs import PAYLOAD_LOGGERS, setup_logging
 from bot.testing import FakeMessage, FakeUser
 from tests.discord.conftest import World
-from tests.discord.tablebot import assert_all_acknowledged, eventually, field, table_bot
-from tests.discord.test_mixed_tables import fresh_table, next_hand_started, play_hand, service
+from tests.discord.tablebot import (
+    assert_all_acknowledged,
+    eventually,
+    field,
+    footer_state,
+    table_bot,
+)
+from tests.discord.test_mixed_tables import next_hand_started, play_hand, service, table_message
 from tests.discord.test_razz_table import STAKES as RAZZ_STAKES
 from tests.discord.test_razz_table import play_razz_hand
 
@@ -33,6 +40,23 @@ REPO = Path(__file__).resolve().parents[2]
 HEX64 = re.compile(r"`([0-9a-f]{64})`")
 FIELD = "Verifiable shuffle"
 DEAL = re.compile(r"'d dh p(\d+) ((?:[2-9TJQKA][cdhs])+)")
+
+
+async def fresh_table(world: World, bot: HomeGameBot, tid: int) -> FakeMessage:
+    """The table message once it shows the table's committed state (polled: the bot edits
+    it asynchronously; a loaded machine only makes it later)."""
+    version = (await service(bot).view(tid)).version
+
+    async def shown() -> FakeMessage | None:
+        message = await table_message(world, bot, tid)
+        return message if message.embeds and footer_state(message) >= version else None
+
+    for _ in range(3000):
+        found = await shown()
+        if found is not None:
+            return found
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table message does not show the table's state")
 
 
 def shown_commitment(table: FakeMessage) -> tuple[int, str]:
@@ -172,7 +196,9 @@ async def play_verifiable_table(
     ).response()
     assert "is closed" in reply.content
     closed = await eventually(
-        lambda: "now published" in (field(table, FIELD) or "") and table, what="closed table"
+        lambda: "now published" in (field(table, FIELD) or "") and table,
+        what="closed table",
+        timeout=30,
     )
     assert "/history" in (field(closed, FIELD) or "")
     paths: list[Path] = []
