@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -200,6 +200,7 @@ class FlopTables:
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -215,6 +216,7 @@ class FlopTables:
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     @app_commands.command(name="omaha", description="Open an Omaha table here (high or hi-lo)")
@@ -239,6 +241,7 @@ class FlopTables:
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -255,6 +258,7 @@ class FlopTables:
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     # ------------------------------------------------------------------ Bet/Raise

@@ -7,7 +7,7 @@ cogs/_mixed.py."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -47,6 +47,7 @@ class MixedCommands:
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -54,6 +55,7 @@ class MixedCommands:
             _options(small_bet=small_bet, ante=ante, decision_seconds=decision_seconds),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     @app_commands.command(
@@ -77,6 +79,7 @@ class MixedCommands:
         choice_seconds: app_commands.Range[int, 10, 300] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -90,6 +93,7 @@ class MixedCommands:
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     async def _pick_game(

@@ -15,6 +15,10 @@ GUTS_OPTION_HELP: dict[str, str] = {
 PRACTICE_OPTION_HELP: dict[str, str] = {
     "practice": "a practice table: computer players fill the seats, play chips only",
     "computers": "computer players at the practice table (default: enough for 4 players)",
+    # every table command has it too (issue 18 item 10; bot/engine/shuffle.py); Discord
+    # allows 100 characters
+    "verifiable": "on: each deck from a secret seed, its SHA-256 shown first; seeds published"
+    " when the table closes",
 }
 
 

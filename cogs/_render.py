@@ -38,6 +38,7 @@ from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 from cogs._mixed import add_game_select, mixed_lines
 from cogs._mixed import title as mixed_title
+from cogs._shuffle import add_shuffle_field
 
 if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
@@ -296,6 +297,7 @@ def table_embed(view: TableView) -> discord.Embed:
     if view.rules:
         rules = [house_rule_line(name, value) for name, value, _ in view.rules if name != "game"]
         embed.add_field(name="House rules", value=fit_lines(rules, FIELD_VALUE), inline=False)
+    add_shuffle_field(embed, view)  # a verifiable table's commitment (cogs/_shuffle.py)
     if view.recent:
         embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
     embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")

@@ -8,7 +8,7 @@ same buttons: only the split and the stakes are chosen here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -35,6 +35,7 @@ class StudCommands:
             *,
             practice: bool | None = None,
             computers: int | None = None,
+            verifiable: str | None = None,
         ) -> None: ...
 
     @app_commands.command(
@@ -64,6 +65,7 @@ class StudCommands:
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         given = {
             "split": split,
@@ -76,4 +78,11 @@ class StudCommands:
         }
         # the options given; the league's defaults fill the rest
         options = {k: v for k, v in given.items() if v is not None}
-        await self._open(interaction, "stud", options, practice=practice, computers=computers)
+        await self._open(
+            interaction,
+            "stud",
+            options,
+            practice=practice,
+            computers=computers,
+            verifiable=verifiable,
+        )

@@ -34,6 +34,7 @@ from cogs._ids import (
     build_leaderboard_id,
 )
 from cogs._items import HistorySelect, LeaderboardButton
+from cogs._shuffle import history_file
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -394,6 +395,7 @@ class LeagueCog(commands.Cog, name="League"):
                 raise HomeGameError(f"Hand {hand.number} is {hand.status}: nothing to replay.")
             results = await tx.hand_results(hand_id)
             events = await tx.hand_events(hand_id)
+            closed = (await tx.table(hand.table_id)).status == "closed"
         users = {r.seat_no: r.user_id for r in results}
         viewer_seat = next((r.seat_no for r in results if r.user_id == viewer), None)
 
@@ -408,23 +410,35 @@ class LeagueCog(commands.Cog, name="League"):
         replay = replay_text(events, name, viewer_seat) or "(no events were recorded)"
         game = hand_game_name(hand.game, hi_lo=_is_hi_lo(hand.history))
         files = []
+        shuffle: list[str] = []  # a verifiable table's seed and Verify line (cogs/_shuffle.py)
         if hand.history:
-            redacted = redact_history(hand.history, events, viewer_seat)
+            text, shuffle = history_file(
+                hand.history,
+                seed=hand.seed,
+                closed=closed,
+                redacted=lambda h: redact_history(h, events, viewer_seat),
+            )
             files.append(
                 discord.File(
-                    io.BytesIO(redacted.encode("utf-8")),
+                    io.BytesIO(text.encode("utf-8")),
                     filename=_history_filename(hand.game, hand_id),
                 )
             )
-        if len(replay) > REPLAY_LIMIT:
+        limit = REPLAY_LIMIT - sum(len(line) + 1 for line in shuffle)
+        if len(replay) > limit:
             files.append(
                 discord.File(io.BytesIO(replay.encode("utf-8")), filename=f"hand-{hand_id}.txt")
             )
-            replay = replay[: REPLAY_LIMIT - 40].rsplit("\n", 1)[0] + "\n… (full replay attached)"
+            replay = replay[: limit - 40].rsplit("\n", 1)[0] + "\n… (full replay attached)"
+        if shuffle:
+            replay = "\n".join([*shuffle, replay])
         embed = discord.Embed(
             title=f"{game} · table #{hand.table_id} · hand {hand.number}", description=replay
         )
-        embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
+        if hand.seed is not None and closed:  # the seed shows them all: the file is whole
+            embed.set_footer(text="Public events and your own cards; the file holds every card")
+        else:
+            embed.set_footer(text="Public events and your own cards only; others' hidden cards: ??")
         await send(interaction, embed=embed, files=files, ephemeral=True, allowed_mentions=_NONE)
 
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.cards import parse_card
-from bot.engine.errors import InvalidConfig
+from bot.engine.errors import HomeGameError, InvalidConfig
 from bot.render.text import safe_name
 from bot.tables.errors import StaleAction
 from cogs._answer import arm_command, defer, send
@@ -170,8 +170,11 @@ class TablesCog(
         *,
         practice: bool | None = None,
         computers: int | None = None,
+        verifiable: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if verifiable not in (None, "off", "on"):
+            raise HomeGameError("The verifiable option is on or off. Nothing changed.")
         if computers is not None and not practice:
             raise InvalidConfig(
                 "computers", "computer players sit only at a practice table: add practice:True"
@@ -191,6 +194,7 @@ class TablesCog(
             options=options,
             practice=bool(practice),
             computers=computers if practice else None,
+            verifiable=verifiable == "on",
         )
         self._guild_of[view.table_id] = view.guild_id
         sent = await send(
@@ -239,6 +243,7 @@ class TablesCog(
         laydown_requires_cover: bool | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -252,6 +257,7 @@ class TablesCog(
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     @app_commands.command(
@@ -275,6 +281,7 @@ class TablesCog(
         wraparound: bool | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -289,6 +296,7 @@ class TablesCog(
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     @app_commands.command(name="razz", description="Open a Razz table here (seven-card stud low)")
@@ -314,6 +322,7 @@ class TablesCog(
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
+        verifiable: Literal["off", "on"] | None = None,
     ) -> None:
         await self._open(
             interaction,
@@ -328,6 +337,7 @@ class TablesCog(
             ),
             practice=practice,
             computers=computers,
+            verifiable=verifiable,
         )
 
     # ------------------------------------------------------------------ /table, /hand

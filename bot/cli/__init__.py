@@ -13,4 +13,5 @@ COMMANDS: tuple[str, ...] = (
     "health",
     "sandbox",
     "sim",
+    "verify",
 )

@@ -16,11 +16,10 @@ directly, which is what makes them fast.
 
 from __future__ import annotations
 
-import random
 import re
 import secrets
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Iterable, MutableSequence, Sequence
+from typing import Any, Final, Protocol
 
 from bot.engine.errors import InvalidCard
 
@@ -175,11 +174,19 @@ def cards_code(cards: Iterable[Card]) -> str:
     return "".join(str(c) for c in cards)
 
 
+class Shuffler(Protocol):
+    """What shuffles a deck: a ``random.Random`` or a hand's seeded shuffles
+    (:class:`bot.engine.shuffle.SeededShuffle`)."""
+
+    def shuffle(self, x: MutableSequence[Any], /) -> None: ...
+
+
 class Deck:
     """A shuffled stock of cards that deals from the top.
 
     The RNG is injected; the default is ``secrets.SystemRandom`` (DESIGN: the shuffle uses
-    the OS's CSPRNG, tests pass a seeded ``random.Random`` or a stacked ``cards`` order).
+    the OS's CSPRNG, tests pass a seeded ``random.Random`` or a stacked ``cards`` order; a
+    verifiable table passes the hand's :class:`~bot.engine.shuffle.SeededShuffle`).
     """
 
     __slots__ = ("_cards",)
@@ -187,7 +194,7 @@ class Deck:
     def __init__(
         self,
         *,
-        rng: random.Random | None = None,
+        rng: Shuffler | None = None,
         cards: Sequence[Card] | None = None,
     ) -> None:
         if cards is not None:
@@ -206,7 +213,7 @@ class Deck:
         del self._cards[:n]
         return out
 
-    def add(self, cards: Iterable[Card], *, rng: random.Random | None = None) -> None:
+    def add(self, cards: Iterable[Card], *, rng: Shuffler | None = None) -> None:
         """Shuffle ``cards`` and put them under the stock (RULES §1.6)."""
         extra = list(cards)
         (rng or secrets.SystemRandom()).shuffle(extra)

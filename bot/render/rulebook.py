@@ -121,6 +121,24 @@ GUTS_SILENT = Part(
     ),
 )
 
+#: Issue 18 item 10: a table option of every game, explained in §1 in two sentences and
+#: shown by ``/rules`` of every game (see PARTS).
+SHUFFLE = Part(
+    "The shuffle (every game)",
+    (
+        Rule(
+            "1.14",
+            "**Verifiable shuffle** (table option `verifiable:on`, off by default, every game): "
+            "each hand's deck, and every reshuffle of its discards, comes from a secret seed "
+            "drawn for that hand alone, and before the hand the table message shows the "
+            "seed's SHA-256, its **commitment**. The seed shows every card, folded and mucked "
+            "ones too, so it is published only when the table closes: then `/history` gives "
+            "each hand's seed with a **Verify** line, and `python -m bot verify FILE` "
+            "recomputes the deck (docs/hand-history.md) and says whether it matches.",
+        ),
+    ),
+)
+
 ZOOT_RANKING = Part(
     "Ranking",
     (
@@ -280,6 +298,8 @@ PARTS: dict[str, tuple[Part, ...]] = {
     **rulebook_flop.PARTS,
     **rulebook_mixed.PARTS,
 }
+# every game's /rules ends with the shuffle (1.14): the option is every table's
+PARTS = {game: (*parts, SHUFFLE) for game, parts in PARTS.items()}
 
 CHIPS = Part(
     "Chips",
@@ -381,7 +401,7 @@ def _house_rules_markdown(game: str) -> list[str]:
 
 
 SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
-    ("1", "Zoot and Wheelers: how a game goes", (GUTS_PROCEDURE, GUTS_SILENT), ("zoot",)),
+    ("1", "Zoot and Wheelers: how a game goes", (GUTS_PROCEDURE, GUTS_SILENT, SHUFFLE), ("zoot",)),
     ("2", "Zoot: the ranking", (ZOOT_RANKING,), ()),
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),

@@ -168,10 +168,13 @@ class ActionOps(TableOps):
                     balances[uid] = created.balance
         return TableAccounts(table_id, guild_id, season_id, pot, practice, wallets, balances)
 
-    async def begin_hand(self, table_id: int, *, game: str | None = None) -> Hand:
+    async def begin_hand(
+        self, table_id: int, *, game: str | None = None, seed: str | None = None
+    ) -> Hand:
         """:meth:`start_hand` in one round trip: number the table's next hand and mark it
         running (refused for a closed table or while a hand runs). ``game``: the hand's
-        game when it is not the table's (a mixed table's hand is of the game dealt)."""
+        game when it is not the table's (a mixed table's hand is of the game dealt);
+        ``seed``: a verifiable table's hand's seed (kept secret until the table closes)."""
         now = self.now()
 
         def run(conn: sqlite3.Connection) -> Hand:
@@ -194,8 +197,12 @@ class ActionOps(TableOps):
                 (table_id, last + 1, hand_game, now),
             )
             assert cur.lastrowid is not None
+            if seed is not None:
+                conn.execute(
+                    "INSERT INTO hand_seeds (hand_id, seed) VALUES (?, ?)", (cur.lastrowid, seed)
+                )
             return Hand(
-                cur.lastrowid, table_id, last + 1, hand_game, "running", now, None, None, None
+                cur.lastrowid, table_id, last + 1, hand_game, "running", now, None, None, None, seed
             )
 
         return await self._in_thread(run)

@@ -136,6 +136,8 @@ class Table:
     created_at: int
     updated_at: int
     pot_account: int
+    verifiable: bool = False
+    """Opened with ``verifiable:on``: each hand's deck comes from a seed (bot/engine/shuffle.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,9 @@ class Hand:
     ended_at: int | None
     history: str | None
     result: Mapping[str, Any] | None
+    seed: str | None = None
+    """A verifiable table's hand: its seed. It shows every card dealt, so nothing shows it
+    before the table closes (cogs/league.py's /history)."""
 
 
 @dataclass(frozen=True, slots=True)

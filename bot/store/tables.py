@@ -38,9 +38,12 @@ from bot.store.models import (
 )
 
 _TABLE_SELECT = (
-    "SELECT t.*, a.id AS pot_account FROM tables t"
-    " JOIN accounts a ON a.table_id = t.id AND a.kind = 'pot'"
+    "SELECT t.*, a.id AS pot_account,"
+    " EXISTS (SELECT 1 FROM verifiable_tables v WHERE v.table_id = t.id) AS verifiable"
+    " FROM tables t JOIN accounts a ON a.table_id = t.id AND a.kind = 'pot'"
 )
+_HAND_SELECT = "SELECT h.*, s.seed FROM hands h LEFT JOIN hand_seeds s ON s.hand_id = h.id"
+"""A hand with its seed (a verifiable table's; 0008 keeps the seeds in their own table)."""
 
 
 def table_from_row(row: sqlite3.Row) -> Table:
@@ -59,6 +62,7 @@ def table_from_row(row: sqlite3.Row) -> Table:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         pot_account=row["pot_account"],
+        verifiable=bool(row["verifiable"]),
     )
 
 
@@ -87,6 +91,7 @@ def hand_from_row(row: sqlite3.Row) -> Hand:
         ended_at=row["ended_at"],
         history=row["history"],
         result=load_json(row["result"]),
+        seed=row["seed"],
     )
 
 
@@ -176,10 +181,12 @@ class TableOps(LedgerOps):
         host_id: int | None = None,
         rules: Mapping[str, Any] | None = None,
         practice: bool = False,
+        verifiable: bool = False,
     ) -> Table:
         """Open a table (status ``open``, version 0) with its pot account. The league is
         created on the way if this is the guild's first table. One live table per channel:
-        a second raises :class:`TableExists`."""
+        a second raises :class:`TableExists`. ``verifiable``: its hands are dealt from seeds
+        (:meth:`begin_hand`'s ``seed``)."""
         if game not in GAMES | MIXED_GAMES:
             known = ", ".join(sorted(GAMES | MIXED_GAMES))
             raise StoreError(f"unknown game {game!r}; one of {known}")
@@ -202,6 +209,8 @@ class TableOps(LedgerOps):
                 now,
             ),
         )
+        if verifiable:
+            await self._insert("INSERT INTO verifiable_tables (table_id) VALUES (?)", (table_id,))
         await self._insert(
             "INSERT INTO accounts (guild_id, kind, table_id, created_at) VALUES (?, 'pot', ?, ?)",
             (guild_id, table_id, now),
@@ -521,20 +530,20 @@ class TableOps(LedgerOps):
         return await self.hand(hand_id)
 
     async def hand(self, hand_id: int) -> Hand:
-        row = await self._one("SELECT * FROM hands WHERE id = ?", (hand_id,))
+        row = await self._one(_HAND_SELECT + " WHERE h.id = ?", (hand_id,))
         if row is None:
             raise NotFound(f"no hand {hand_id}")
         return hand_from_row(row)
 
     async def running_hand(self, table_id: int) -> Hand | None:
         row = await self._one(
-            "SELECT * FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+            _HAND_SELECT + " WHERE h.table_id = ? AND h.status = 'running'", (table_id,)
         )
         return None if row is None else hand_from_row(row)
 
     async def hands(self, table_id: int) -> list[Hand]:
         rows = await self._all(
-            "SELECT * FROM hands WHERE table_id = ? ORDER BY number", (table_id,)
+            _HAND_SELECT + " WHERE h.table_id = ? ORDER BY h.number", (table_id,)
         )
         return [hand_from_row(r) for r in rows]
 

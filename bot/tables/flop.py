@@ -27,6 +27,7 @@ from bot.engine.flop import policy as flop_policy
 from bot.engine.flop.phh import hand_to_phh
 from bot.engine.flop.showdown import high_name, scores
 from bot.engine.hands.low8 import low8_name
+from bot.engine.shuffle import seed_deck
 from bot.render.text import hand_name_text
 from bot.tables.betting import BettingFamily
 from bot.tables.games import (
@@ -164,7 +165,12 @@ class FlopFamily(BettingFamily):
         self.redeal_button = None
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
     ) -> list[Event]:
         seats = self._players(stacks, away)[: self.max_players]
         events: list[Event] = []
@@ -175,7 +181,11 @@ class FlopFamily(BettingFamily):
             events.append(drawn)
         else:
             button = next_button(seats, self.last_button)
-        hand = FlopHand(self.rules, [(s, stacks[s]) for s in seats], button, rng=rng)
+        players = [(s, stacks[s]) for s in seats]
+        if seed is None:
+            hand = FlopHand(self.rules, players, button, rng=rng)
+        else:  # a verifiable table: the seed's deck, dealt from the top
+            hand = FlopHand(self.rules, players, button, deck=seed_deck(seed))
         events.extend(hand.start())
         self.engine = hand
         self.redeal_button = None

@@ -149,8 +149,16 @@ class GameFamily(ABC):
 
     @abstractmethod
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
-    ) -> list[Event]: ...
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
+    ) -> list[Event]:
+        """Deal the next hand. ``rng`` shuffles (and draws for the first deal); a
+        verifiable table's ``seed`` makes the hand's deck and reshuffles instead
+        (:mod:`bot.engine.shuffle`)."""
 
     @abstractmethod
     def to_act(self) -> frozenset[int]: ...

@@ -15,6 +15,7 @@ from bot.engine.events import Event
 from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, next_game
 from bot.engine.guts import policy as guts_policy
 from bot.engine.guts.history import to_history
+from bot.engine.shuffle import SeededShuffle
 from bot.render.text import hand_name_text
 from bot.tables.games import (
     GameFamily,
@@ -133,9 +134,15 @@ class GutsFamily(GameFamily):
         return None
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
     ) -> list[Event]:
-        game = GutsGame(self.rules, self._setup(stacks, away), rng=rng)
+        shuffler = rng if seed is None else SeededShuffle(seed)
+        game = GutsGame(self.rules, self._setup(stacks, away), rng=shuffler)
         try:
             events = game.start()
         except NotEnoughPlayers as exc:

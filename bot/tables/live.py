@@ -58,6 +58,14 @@ class LiveTable:
     accounts: TableAccounts | None = None
     """Cached ids of the season, the pot and the seated players' wallets (see
     :meth:`TableService._accounts`); dropped with the table on any failure."""
+    verifiable: bool = False
+    """Opened with ``verifiable:on``: each hand is dealt from a seed (bot/engine/shuffle.py)."""
+    seed: str | None = None
+    """A verifiable table's seed of the hand being played (or last dealt). Secret: it shows
+    every card of the hand; the store publishes it when the table closes."""
+    next_seed: str | None = None
+    """A verifiable table's seed for the next hand, drawn ahead so the table message shows
+    its commitment before the deal."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -89,6 +97,8 @@ class LiveTable:
             "balances": {str(u): n for u, n in self.balances.items()},
             "recent": list(self.recent),
             "result": self.result,
+            "seed": self.seed,
+            "next_seed": self.next_seed,
         }
 
     @classmethod
@@ -106,6 +116,7 @@ class LiveTable:
             version=table.version,
             deadline=table.deadline,
             family=family,
+            verifiable=table.verifiable,
         )
         for s in seats:
             live.seats[s.seat_no] = SeatInfo(s.seat_no, s.user_id, s.is_computer, s.away, s.dm_ok)
@@ -121,6 +132,8 @@ class LiveTable:
         live.balances = {int(u): int(n) for u, n in snap.get("balances", {}).items()}
         live.recent = [str(x) for x in snap.get("recent", [])]
         live.result = snap.get("result")
+        live.seed = snap.get("seed")
+        live.next_seed = snap.get("next_seed")
         return live
 
 

@@ -348,7 +348,12 @@ class MixedFamily(GameFamily):
         return self._planned(stacks, away).start_reason(stacks, away)
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
     ) -> list[Event]:
         index, why = self._plan(stacks, away)
         chooser = None if self.pick is None else self.pick.get("seat")
@@ -362,7 +367,7 @@ class MixedFamily(GameFamily):
             data = {"key": self.variant.key, "label": self.variant.label, "why": why}
             events.append(Event("game_on", {**data, "seat": chooser, "changed": changed}))
         self.undo = {"last_dealer": self.last_dealer, "dealt": sorted(self.dealt)}
-        events.extend(self.inner.start_hand(stacks, away, rng))
+        events.extend(self.inner.start_hand(stacks, away, rng, seed=seed))
         dealer = self.inner.dealer
         if dealer is not None:
             self.last_dealer = dealer

@@ -9,11 +9,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.engine.errors import IllegalAction
+from bot.engine.shuffle import new_seed
 from bot.store import ActionRecord, SeatedElsewhere, Store, Tx
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
 from bot.tables.games import make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
 from bot.tables.views import TableView
+
+PRACTICE_NOT_VERIFIABLE = (
+    "A practice table keeps no hand in /history, so it could never publish its seeds:"
+    " open it without verifiable:on. Nothing changed."
+)
 
 
 class TableSeating:
@@ -46,11 +52,15 @@ class TableSeating:
         practice: bool = False,
         computers: int | None = None,
         seat_host: bool = True,
+        verifiable: bool = False,
     ) -> TableView:
         """Open a table with the league's defaults under ``options`` (InvalidConfig if the
         engine's rules refuse them); the host is seated. A practice table gets one computer
-        opponent unless ``computers`` says otherwise."""
+        opponent unless ``computers`` says otherwise. ``verifiable``: each hand is dealt
+        from a seed whose SHA-256 the table shows first (bot/engine/shuffle.py)."""
         n_computers = (1 if practice else 0) if computers is None else computers
+        if verifiable and practice:
+            raise NotAllowed(PRACTICE_NOT_VERIFIABLE)
         async with self.store.transaction() as tx:
             league = await tx.league(guild_id)
             settings = league.game_settings.get(game) if game in league.game_settings else None
@@ -64,6 +74,7 @@ class TableSeating:
                 host_id=host_id,
                 rules=family.rules_json,
                 practice=practice,
+                verifiable=verifiable,
             )
             live = LiveTable(
                 id=table.id,
@@ -76,6 +87,8 @@ class TableSeating:
                 version=table.version,
                 deadline=None,
                 family=family,
+                verifiable=verifiable,
+                next_seed=new_seed() if verifiable else None,
             )
             step = Step()
             if seat_host:

@@ -33,6 +33,8 @@ from bot.engine.actions import Action
 from bot.engine.cards import parse_card
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.events import Event
+from bot.engine.shuffle import commitment, new_seed
+from bot.engine.verify import with_shuffle_fields
 from bot.store import HandFinish, HandResult, Overdraft, Store, Tx
 from bot.tables.chips import TableChips
 from bot.tables.choices import TableChoices
@@ -379,14 +381,20 @@ class TableService(
             step.announcements.append(f"Waiting for players: {reason}")
             return False
         await self._flush(live, tx, step)
-        hand = await tx.begin_hand(live.id, game=live.family.hand_game(stacks, self._away(live)))
+        seed = None
+        if live.verifiable:
+            # the seed whose commitment the table showed; the next hand's is drawn now
+            seed = live.next_seed or new_seed()
+            live.seed, live.next_seed = seed, new_seed()
+        game = live.family.hand_game(stacks, self._away(live))
+        hand = await tx.begin_hand(live.id, game=game, seed=seed)
         live.hand_id = hand.id
         live.hand_number = hand.number
         live.paid, live.won = {}, {}
         live.pending = None
         live.result = None
         live.status = "running"
-        events = live.family.start_hand(stacks, self._away(live), self.rng_factory())
+        events = live.family.start_hand(stacks, self._away(live), self.rng_factory(), seed=seed)
         step.new_turn = True
         step.touched.update(live.user(s) for s in live.seats if live.family.in_hand(s))
         await self._emit(live, tx, step, events)
@@ -435,7 +443,11 @@ class TableService(
             if fam.in_hand(seat)
         ]
         await self._pend(live, tx, step)
-        step.finish = HandFinish(results, end.history, end.summary)
+        history = end.history
+        if live.verifiable and live.seed is not None:
+            # the commitment only: the seed is published when the table closes (/history)
+            history = with_shuffle_fields(history, commitment=commitment(live.seed))
+        step.finish = HandFinish(results, history, end.summary)
         live.hand_id = None
         for seat, chips in stacks.items():
             uid = live.user(seat)

@@ -25,6 +25,7 @@ from bot.engine.events import Event
 from bot.engine.hands import high_name, high_score, low8_name, low8_score, low_name
 from bot.engine.razz import RazzHand, RazzRules, draw_for_deal
 from bot.engine.razz import policy as razz_policy
+from bot.engine.shuffle import seed_deck
 from bot.engine.stud import StudHand, StudRules
 from bot.engine.stud import policy as stud_policy
 from bot.engine.stud.games import StudHighHand, StudHiLoHand
@@ -172,7 +173,12 @@ class StudFamily(BettingFamily):
         self.last_dealer = last_dealer
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
     ) -> list[Event]:
         seats = self._players(stacks, away)
         if len(seats) > self.max_players:
@@ -184,7 +190,11 @@ class StudFamily(BettingFamily):
             # RULES §4.3: the deal moves clockwise each hand
             later = [s for s in seats if s > self.last_dealer]
             dealer = later[0] if later else seats[0]
-        hand = self.hand_class(self.rules, [(s, stacks[s]) for s in seats], dealer, rng=rng)
+        players = [(s, stacks[s]) for s in seats]
+        if seed is None:
+            hand = self.hand_class(self.rules, players, dealer, rng=rng)
+        else:  # a verifiable table: the seed's deck, dealt from the top
+            hand = self.hand_class(self.rules, players, dealer, deck=seed_deck(seed))
         events.extend(hand.start())
         self.engine = hand
         self.hand_start_dealer = self.last_dealer

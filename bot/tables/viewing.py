@@ -11,10 +11,23 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.engine.actions import ActionOption
+from bot.engine.shuffle import commitment
 from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
 from bot.tables.views import PrivateView, Published, SeatView, TableView
+
+
+def _commitment(live: LiveTable) -> dict[str, Any]:
+    """A verifiable table's commitment for its view: of the hand being played, else of
+    the next one (its seed is drawn ahead); nothing once the table is closed."""
+    if not live.verifiable or live.status == "closed":
+        return {}
+    if live.hand_id is not None and live.seed is not None:
+        return {"commitment": commitment(live.seed), "commitment_hand": live.hand_number}
+    if live.next_seed is not None:
+        return {"commitment": commitment(live.next_seed), "commitment_hand": live.hand_number + 1}
+    return {}
 
 
 class TableViewing:
@@ -114,6 +127,8 @@ class TableViewing:
             recent=tuple(live.recent),
             result=live.result,
             mixed=fam.mixed(),
+            verifiable=live.verifiable,
+            **_commitment(live),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:

@@ -58,6 +58,12 @@ class TableView:
     result: str | None = None
     mixed: Any = None
     """A mixed table's games (:class:`bot.tables.mixed.MixedInfo`), else None."""
+    verifiable: bool = False
+    """Opened with ``verifiable:on`` (each hand dealt from a seed, bot/engine/shuffle.py)."""
+    commitment: str | None = None
+    """A verifiable table's SHA-256 of the seed of hand ``commitment_hand``: the hand being
+    played, else the next one (shown before its deal). Never the seed itself."""
+    commitment_hand: int = 0
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
 from bot.engine.actions import Action, ActionOption
-from bot.engine.cards import CARDS, Card, Deck, format_cards
+from bot.engine.cards import CARDS, Card, Deck, Shuffler, format_cards
 from bot.engine.errors import (
     GameError,
     GameOver,
@@ -45,6 +45,7 @@ from bot.engine.events import ChipMove, Event, private, public
 from bot.engine.guts.rules import GutsRules
 from bot.engine.guts.setup import GutsSetup
 from bot.engine.hands import guts_ranking
+from bot.engine.shuffle import SeededShuffle
 
 Phase = Literal["ready", "window", "discard", "paused", "over"]
 ACTION_KINDS: tuple[str, ...] = ("lay_down", "play_on", "discard")
@@ -150,8 +151,9 @@ class GutsGame:
     """One game of Zoot or Wheelers, from the ante to the showdown.
 
     ``setup`` gives the seats, balances, dealer, carried pot, excused and away seats;
-    ``rng`` shuffles the deck and the discards (default ``secrets.SystemRandom``); ``deck``
-    stacks the cards (tests, replays); ``ranking`` defaults to the game's ranking.
+    ``rng`` shuffles the deck and the discards (default ``secrets.SystemRandom``; a
+    verifiable table's :class:`~bot.engine.shuffle.SeededShuffle`); ``deck`` stacks the
+    cards (tests, replays); ``ranking`` defaults to the game's ranking.
     Call :meth:`start` to ante and deal.
     """
 
@@ -160,7 +162,7 @@ class GutsGame:
         rules: GutsRules,
         setup: GutsSetup,
         *,
-        rng: random.Random | None = None,
+        rng: Shuffler | None = None,
         deck: Deck | None = None,
         ranking: GutsRanking | None = None,
     ) -> None:
@@ -168,7 +170,7 @@ class GutsGame:
         self.rules = rules
         self.setup = setup
         self.ranking = ranking if ranking is not None else load_ranking(rules)
-        self._rng = rng if rng is not None else secrets.SystemRandom()
+        self._rng: Shuffler = rng if rng is not None else secrets.SystemRandom()
         if deck is not None and len(set(deck.cards)) != len(deck):
             raise InvalidConfig("deck", "a card appears twice in the stacked deck")
         self._deck = deck if deck is not None else Deck(rng=self._rng)
@@ -734,20 +736,23 @@ class GutsGame:
         if type(self._rng) is random.Random:
             version, internal, gauss = self._rng.getstate()
             snap["rng"] = {"version": version, "state": list(internal), "gauss": gauss}
+        elif isinstance(self._rng, SeededShuffle):
+            # a verifiable table's: the seed and the next reshuffle's number
+            snap["shuffle"] = self._rng.to_json()
         return snap
 
     @classmethod
     def restore(
         cls,
         snapshot: Mapping[str, Any],
-        rng: random.Random | None = None,
+        rng: Shuffler | None = None,
         *,
         ranking: GutsRanking | None = None,
     ) -> GutsGame:
         """A game that continues exactly where ``snapshot`` was taken.
 
-        With no ``rng``, a stored ``random.Random`` state is resumed (so a refill shuffle
-        continues identically); otherwise ``secrets.SystemRandom``. Raises
+        With no ``rng``, a stored ``random.Random`` state or seeded shuffle is resumed (so a
+        refill shuffle continues identically); otherwise ``secrets.SystemRandom``. Raises
         :class:`SnapshotError` naming the malformed field.
         """
         return _restore(cls, snapshot, rng, ranking)
@@ -773,7 +778,7 @@ def _seat_map(snap: Mapping[str, Any], name: str, conv: Any) -> dict[int, Any]:
 def _restore(
     cls: type[GutsGame],
     snap: Mapping[str, Any],
-    rng: random.Random | None,
+    rng: Shuffler | None,
     ranking: GutsRanking | None,
 ) -> GutsGame:
     from pydantic import ValidationError
@@ -790,10 +795,16 @@ def _restore(
     if rng is None and snap.get("rng") is not None:
         raw = _field(snap, "rng", dict)
         try:
-            rng = random.Random()
-            rng.setstate((raw["version"], tuple(raw["state"]), raw["gauss"]))
+            mersenne = random.Random()
+            mersenne.setstate((raw["version"], tuple(raw["state"]), raw["gauss"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise SnapshotError(f"rng: malformed ({exc})") from None
+        rng = mersenne
+    if rng is None and snap.get("shuffle") is not None:
+        try:
+            rng = SeededShuffle.from_json(_field(snap, "shuffle", dict))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SnapshotError(f"shuffle: malformed ({exc})") from None
     stock = [_card(c, "stock") for c in _field(snap, "stock", list)]
     try:
         game = cls(rules, setup, rng=rng, deck=Deck(cards=stock), ranking=ranking)
