@@ -100,8 +100,9 @@ def build_report(
         when = datetime.fromtimestamp(settlement.created_at, UTC)
         notes.append(
             f"Settled in the ledger (settle-up #{settlement.id}, <t:{settlement.created_at}:f>):"
-            " each payee's chips went back to the payer, so every net of "
-            f"{results.label} is now 0."
+            " a payment in money, so the chips won went back to the players who pay for them"
+            " and every wallet is where it was before; the results of "
+            f"{results.label} stay in the standings."
         )
         stamp = when.strftime("%Y-%m-%d %H:%M UTC")
     else:

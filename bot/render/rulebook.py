@@ -330,9 +330,12 @@ NIGHT = Part(
         ),
         Rule(
             "7.5",
-            "Settling is recorded in the ledger (kind `settle`), one row per transfer, so "
-            "every settled net returns to 0, the next period starts from the settled state "
-            "and the audit (5.2) still holds. A night is settled once.",
+            "A settle-up is a **payment**, not an undo. It is recorded in the ledger (kind "
+            "`settle`): the chips won go back to the players who pay for them in money, so "
+            "every wallet is where the night began and the audit (5.2) still holds; the "
+            "season's results (`/leaderboard`, `/stats` and its chart) keep what was played. "
+            "A night is settled once, and never while a hand of it is in play (even one "
+            "whose pot is still empty).",
         ),
     ),
 )

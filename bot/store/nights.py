@@ -231,16 +231,23 @@ class NightOps(LedgerOps):
         return night_from_row(row)
 
     async def _no_chips_in_play(self, guild_id: int, doing: str) -> None:
+        """Refused while any hand of the server's league tables is in play: chips in a pot,
+        or a hand dealt whose pot is still empty (a Razz hand at ante 0 waiting for its
+        bring-in, issue 19 item 20): settling then would take chips back mid-hand."""
         busy = await self._all(
-            "SELECT a.table_id, a.balance, t.channel_id FROM accounts a"
-            " JOIN tables t ON t.id = a.table_id"
-            " WHERE a.guild_id = ? AND a.kind = 'pot' AND a.balance <> 0 ORDER BY a.table_id",
-            (guild_id,),
+            "SELECT t.id AS table_id, t.channel_id FROM tables t"
+            " WHERE t.guild_id = :g AND ("
+            "  EXISTS (SELECT 1 FROM accounts a WHERE a.table_id = t.id AND a.kind = 'pot'"
+            "   AND a.balance <> 0)"
+            "  OR (t.practice = 0 AND EXISTS (SELECT 1 FROM hands h WHERE h.table_id = t.id"
+            "   AND h.status = 'running')))"
+            " ORDER BY t.id",
+            {"g": guild_id},
         )
         if busy:
-            where = ", ".join(f"<#{r['channel_id']}>" for r in busy)
+            where = ", ".join(f"table #{r['table_id']} (<#{r['channel_id']}>)" for r in busy)
             raise NightError(
-                f"A hand is still being played ({where}): finish it before {doing}. "
+                f"A hand is still being played at {where}: finish it before {doing}. "
                 "Nothing was changed."
             )
 

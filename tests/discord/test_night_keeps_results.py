@@ -98,9 +98,6 @@ async def test_night_end_during_a_bring_in_is_refused_and_the_hand_goes_on(world
     fake = world.fake
     players = [world.alice, world.bob, world.carol]
     async with table_bot(world, autostart_delay=0.2) as bot:
-        await (
-            await fake.invoke(world.alice, world.channel, "night", subcommand="start")
-        ).response()
         stakes = {"ante": 0, "bring_in": 2, "small_bet": 4, "big_bet": 8}
         reply = await (await fake.invoke(world.alice, world.channel, "razz", stakes)).response()
         table = reply.message
@@ -114,6 +111,16 @@ async def test_night_end_during_a_bring_in_is_refused_and_the_hand_goes_on(world
         async with bot.store.read() as tx:
             assert sum(c.amount for c in await tx.pot_contributions(view.table_id)) == 0
         before = await ledger_balances(bot, world, players)
+        # /settle record: for the season, before the night: refused, naming the table
+        season = await (
+            await fake.invoke(
+                world.alice, world.channel, "settle", {"period": "season", "record": True}
+            )
+        ).response()
+        assert season.ephemeral and f"table #{view.table_id}" in season.content, season.content
+        await (
+            await fake.invoke(world.alice, world.channel, "night", subcommand="start")
+        ).response()
 
         refused = await (
             await fake.invoke(world.alice, world.channel, "night", subcommand="end")
@@ -125,13 +132,7 @@ async def test_night_end_during_a_bring_in_is_refused_and_the_hand_goes_on(world
         record = await (
             await fake.invoke(world.alice, world.channel, "settle", {"record": True})
         ).response()
-        assert record.ephemeral
-        season = await (
-            await fake.invoke(
-                world.alice, world.channel, "settle", {"period": "season", "record": True}
-            )
-        ).response()
-        assert season.ephemeral and f"table #{view.table_id}" in season.content
+        assert record.ephemeral and "Nothing was changed" in record.content
         async with bot.store.read() as tx:
             assert await tx.open_night(world.guild.id) is not None
             assert await tx.entries(guild_id=world.guild.id, kind="settle") == []
