@@ -146,8 +146,8 @@ def _chips(amount: Decimal, units: str, value: ChipValue | None, row: int, colum
         return int(amount)
     if value is None:
         raise BadLedger(
-            f"Importing with units:{units} needs the league's chip value (`/league setup chip_value:`); "
-            "import with units:chips instead. Nothing changed."
+            f"Importing with units:{units} needs the league's chip value "
+            "(`/league setup chip_value:`); import with units:chips instead. Nothing changed."
         )
     money = amount / 100 if units == "cents" else amount
     if units == "cents" and amount != amount.to_integral_value():

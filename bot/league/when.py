@@ -88,15 +88,16 @@ def parse_when(text: str, tz_name: str | None, *, now: float) -> datetime:
             when = datetime.fromisoformat(typed.replace("Z", "+00:00"))
         except ValueError:
             raise BadWhen(
-                f"That is not a time I can read: `{typed[:40]}`. {_example(tz_name)} Nothing changed."
+                f"That is not a time I can read: `{typed[:40]}`. {_example(tz_name)} "
+                "Nothing changed."
             ) from None
         if when.tzinfo is None:
             when = when.replace(tzinfo=tz)
     start = when.timestamp()
     if start <= now:
         raise BadWhen(
-            f"The time {when.isoformat(timespec='minutes')} has passed: a night is scheduled ahead. "
-            "Nothing changed."
+            f"The time {when.isoformat(timespec='minutes')} has passed: a night is scheduled "
+            "ahead. Nothing changed."
         )
     if start > now + MAX_AHEAD.total_seconds():
         raise BadWhen(
