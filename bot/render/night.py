@@ -1,7 +1,9 @@
 """A night's (or a season's) results as a PNG, drawn with Pillow: each player's net as a
 bar from a zero line (green won, red lost), the chips and hands played beside it, and a
-footer line (the biggest pot). No Discord calls; names arrive already made plain
-(:func:`bot.render.text.plain_name`), and are cleaned again here.
+footer line (the biggest pot). As a receipt (issue 21), below them: the night's expenses
+and the settle-up's transfers (who pays whom, and which are paid), all in one image. No
+Discord calls; names arrive already made plain (:func:`bot.render.text.plain_name`), and
+are cleaned again here.
 
 The arguments are plain tuples and strings so the drawing can run in the render pool's
 worker process (:mod:`bot.render.pool`).
@@ -32,6 +34,11 @@ _SS: Final = 2
 
 Row = tuple[str, int, int]
 """(name, net chips, hands played)."""
+Line = tuple[str, bool]
+"""(text, done): a receipt line; done: a transfer marked paid (drawn green, ticked)."""
+LINE_H: Final = 24
+MAX_LINES: Final = 30
+"""Receipt lines drawn per section; more are summed up in one "and N more" line."""
 
 
 def _validate(rows: Sequence[Row]) -> None:
@@ -48,17 +55,52 @@ def _validate(rows: Sequence[Row]) -> None:
                 raise ValueError(f"render_night: row {i}: {what} {value!r} is not an integer")
 
 
-def render_night(rows: Sequence[Row], *, title: str, footer: str = "") -> bytes:
-    """PNG (800 wide) of the players' nets, in the order given (biggest winner first).
+def _validate_lines(name: str, lines: Sequence[Line]) -> list[Line]:
+    if isinstance(lines, str | bytes) or not isinstance(lines, Sequence):
+        raise ValueError(f"render_night: {name} must be a sequence of (text, done)")
+    for i, line in enumerate(lines):
+        if not (
+            isinstance(line, tuple)
+            and len(line) == 2
+            and isinstance(line[0], str)
+            and isinstance(line[1], bool)
+        ):
+            raise ValueError(f"render_night: {name} line {i} is not (text, done)")
+    shown = list(lines[:MAX_LINES])
+    if len(lines) > MAX_LINES:
+        shown.append((f"… and {len(lines) - MAX_LINES:,} more", False))
+    return shown
 
-    Raises ValueError for rows that are not (name, net, hands) with integer chips.
+
+def render_night(
+    rows: Sequence[Row],
+    *,
+    title: str,
+    footer: str = "",
+    expenses: Sequence[Line] = (),
+    transfers: Sequence[Line] = (),
+) -> bytes:
+    """PNG (800 wide) of the players' nets, in the order given (biggest winner first), and
+    the receipt's sections: ``expenses`` and ``transfers`` (each (text, done)).
+
+    Raises ValueError for rows that are not (name, net, hands) with integer chips, or lines
+    that are not (text, done).
     """
     _validate(rows)
+    sections = [
+        (heading, shown)
+        for heading, shown in (
+            ("Expenses", _validate_lines("expenses", expenses)),
+            ("Who pays whom", _validate_lines("transfers", transfers)),
+        )
+        if shown
+    ]
     k = _SS
     shown = list(rows[:MAX_ROWS])
     more = len(rows) - len(shown)
     lines = max(len(shown), 1) + (1 if more else 0)
-    w, h = WIDTH * k, (_TOP + lines * ROW_H + _BOTTOM) * k
+    receipt = sum(LINE_H * (len(body) + 1) + 12 for _, body in sections)
+    w, h = WIDTH * k, (_TOP + lines * ROW_H + receipt + _BOTTOM) * k
     img = Image.new("RGB", (w, h), BG)
     draw = ImageDraw.Draw(img)
     title_font, name_font, num_font, small = (
@@ -116,6 +158,29 @@ def render_night(rows: Sequence[Row], *, title: str, footer: str = "") -> bytes:
         y = top + len(shown) * ROW_H * k + ROW_H * k // 2
         draw.text((left, y), f"… and {more:,} more", font=name_font, fill=AXIS, anchor="lm")
     draw.line((zero, top, zero, top + max(len(shown), 1) * ROW_H * k), fill=AXIS, width=k)
+    y = top + lines * ROW_H * k + 12 * k
+    for heading, body in sections:
+        draw.line((left, y - 6 * k, right, y - 6 * k), fill=GRID, width=k)
+        draw.text((left, y + LINE_H * k // 2), heading, font=num_font, fill=TITLE, anchor="lm")
+        y += LINE_H * k
+        for text, done in body:
+            mid = y + LINE_H * k // 2
+            if done:
+                # a tick, drawn (no emoji font needed)
+                draw.line(
+                    (left, mid, left + 5 * k, mid + 5 * k, left + 13 * k, mid - 6 * k),
+                    fill=WON,
+                    width=2 * k,
+                )
+            draw.text(
+                (left + 20 * k, mid),
+                fit_text(one_line(text, limit=200), small, right - left - 20 * k),
+                font=small,
+                fill=WON if done else LABEL,
+                anchor="lm",
+            )
+            y += LINE_H * k
+        y += 12 * k
     if footer:
         text = fit_text(one_line(footer, limit=300), small, right - left)
         draw.text((left, h - 24 * k), text, font=small, fill=GOLD, anchor="lm")

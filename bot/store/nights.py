@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.league.bank import Expense, expense_nets, money_only, split_evenly
@@ -469,20 +470,15 @@ class NightOps(SettleOps, ScheduleOps):
             )
         await self._exec(_SAVEPOINT)
         try:
-            await self._record(guild_id, results, night=None, actor_id=actor_id)
+            settlement_id = await self._record(guild_id, results, night=None, actor_id=actor_id)
         except BaseException:
             await self._undo()
             raise
         await self._exec(_RELEASE)
-        return await self.season_results(guild_id)
-
-    async def last_season_settlement(self, guild_id: int) -> Settlement | None:
-        row = await self._one(
-            "SELECT * FROM settlements WHERE guild_id = ? AND period = 'season'"
-            " ORDER BY id DESC LIMIT 1",
-            (guild_id,),
+        # the season as it stands now (every net settled), with the settle-up just recorded
+        return replace(
+            await self.season_results(guild_id), settlement=await self.settlement(settlement_id)
         )
-        return None if row is None else await self.settlement_from_row(row)
 
     async def _player_rows(self, where: str, params: Mapping[str, object]) -> list[sqlite3.Row]:
         return await self._all(

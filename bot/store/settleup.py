@@ -21,8 +21,9 @@ from collections.abc import Sequence
 
 from bot.league.settle import Transfer, fewest_transfers, parse_chip_value, settle_up
 from bot.store._base import dump_json, load_json
-from bot.store.bank import BankOps, NightError
+from bot.store.bank import NightError
 from bot.store.errors import NotFound, Overdraft
+from bot.store.imports import ImportOps
 from bot.store.night_models import (
     Night,
     PeriodResults,
@@ -72,7 +73,7 @@ def snapshot(results: PeriodResults) -> dict[str, object]:
     }
 
 
-class SettleOps(BankOps):
+class SettleOps(ImportOps):
     async def settlement_from_row(self, row: sqlite3.Row) -> Settlement:
         value = (
             None
