@@ -10,13 +10,14 @@ transfers' buttons, and that new message is the one kept up to date from then on
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.engine.errors import HomeGameError
+from bot.league.bank import money_only
 from bot.league.report import Report, build_report, marker
 from bot.league.settle import EXACT_LIMIT, is_exact
 from bot.render.limits import CONTENT, EMBED_TITLE, FIELD_VALUE, fit_lines
@@ -39,6 +40,8 @@ fields of at most 1,024 the embed stays within Discord's 6,000 in all."""
 TRANSFERS_FIELD = "Settle-up: who pays whom"
 MAX_PAID_BUTTONS = 25
 """Discord: at most 5 rows of 5 buttons in a message."""
+MAX_FETCHED = 25
+"""Members whose names a post asks Discord for (one request each)."""
 RENEW_AFTER = 50 * 60
 """Seconds after which a post is posted anew rather than edited (Discord: 30046 past an hour)."""
 
@@ -140,10 +143,28 @@ class SettlePost:
         self.bot = bot
 
     async def _names(
-        self, guild_id: int, me: discord.abc.User, guild: discord.Guild | None
+        self,
+        guild_id: int,
+        me: discord.abc.User,
+        guild: discord.Guild | None,
+        wanted: Iterable[int] = (),
     ) -> Callable[[int], str]:
+        """Members' names for the picture and the text copy: as the tables saved them, else
+        the server's (asked of Discord for up to :data:`MAX_FETCHED` members: the bot has
+        no member list), else ``player <id>``."""
         async with self.bot.store.read() as tx:
             names = await tx.seat_names(guild_id)
+        fetched: dict[int, str] = {}
+        missing = sorted(u for u in wanted if u > 0 and u not in names and u != me.id)
+        for uid in missing[:MAX_FETCHED]:
+            member = guild.get_member(uid) if guild is not None else None
+            if member is None and guild is not None:
+                try:
+                    member = await guild.fetch_member(uid)
+                except discord.HTTPException:
+                    member = None
+            if member is not None:
+                fetched[uid] = member.display_name
 
         def name(user_id: int) -> str:
             if user_id < 0:
@@ -152,9 +173,8 @@ class SettlePost:
                 return plain_name(names[user_id])
             if user_id == me.id:
                 return plain_name(me.display_name)
-            member = guild.get_member(user_id) if guild is not None else None
-            if member is not None:
-                return plain_name(member.display_name)
+            if user_id in fetched:
+                return plain_name(fetched[user_id])
             return f"player {user_id}"
 
         return name
@@ -163,8 +183,10 @@ class SettlePost:
         self, interaction: discord.Interaction, results: PeriodResults
     ) -> tuple[Report, Callable[[int], str]]:
         guild_id = guild_of(interaction)
-        name = await self._names(guild_id, interaction.user, interaction.guild)
         members = {t.payee for t in results.plan()} | {t.payer for t in results.plan()}
+        wanted = members | {p.user_id for p in results.players}
+        wanted |= {e.paid_by for e in results.expenses}
+        name = await self._names(guild_id, interaction.user, interaction.guild, wanted)
         async with self.bot.store.read() as tx:
             handles = await tx.pay_handles(guild_id, members)
             pot = results.biggest_pot
@@ -199,13 +221,26 @@ class SettlePost:
         # the picture takes a moment: answer "thinking" (in public, as the post will be)
         await defer(interaction, ephemeral=False)
         if images:
+            value = results.value
+            bank = results.kind == "bank"
             picture = await render(
                 render_night,
                 [(name(p.user_id), p.total, p.hands) for p in results.players],
-                title=f"{results.label.capitalize()} · {plural(results.hands, 'hand')}",
+                title=f"{results.label.capitalize()} · "
+                + (
+                    plural(len(results.players), "player")
+                    if bank
+                    else plural(results.hands, "hand")
+                ),
                 footer="" if report.pot is None else _plain_pot(results, name),
                 expenses=_receipt_expenses(results, name),
                 transfers=_receipt_transfers(results, name),
+                amounts=None
+                if value is None
+                else [money_only(p.total, value, signed=True) for p in results.players],
+                details=[f"in {money_only(p.bought_in, value)}" for p in results.players]
+                if bank
+                else None,
             )
             files.append(discord.File(io.BytesIO(picture), filename="night.png"))
             embed.set_image(url="attachment://night.png")

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import HomeGameError
-from bot.league.bank import parse_groups
+from bot.league.bank import money_only, parse_groups
 from bot.league.pokernow import UNITS
 from bot.render.text import plural, safe_name
 from bot.store import NightError
@@ -188,10 +188,17 @@ class NightCog(commands.Cog, name="Night"):
                 settle_with=groups,
                 carry_open=carry_open,
             )
-        players = len(results.players)
+        players = plural(len(results.players), "player")
+        value = chip_value_of(league)
+        played = (
+            f"{players}, money in {money_only(results.money_in, value)}"
+            if night.kind == "bank"
+            else f"{plural(results.hands, 'hand')}, {players}"
+        )
         headline = (
-            f"🌅 **Night #{night.number} is over**: {plural(results.hands, 'hand')}, "
-            f"{plural(players, 'player')}. " + plan_words(results) + " Recorded in the ledger."
+            f"🌅 **Night #{night.number} is over**: {played}. "
+            + plan_words(results)
+            + (" Recorded." if night.kind == "bank" else " Recorded in the ledger.")
         )
         await self.post.post(interaction, results, headline=headline)
         await self.schedule.set_status(guild_id, night.schedule_id, EVENT_COMPLETED)

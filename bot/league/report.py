@@ -197,12 +197,19 @@ def build_report(
             )
     if settlement is not None:
         when = datetime.fromtimestamp(settlement.created_at, UTC)
-        notes.append(
-            f"Settled in the ledger (settle-up #{settlement.id}, <t:{settlement.created_at}:f>):"
-            " a payment in money, so the chips won went back to the players who pay for them"
-            " and every wallet is where it was before; the results of "
-            f"{results.label} stay in the standings."
-        )
+        if results.kind == "bank":
+            notes.append(
+                f"Recorded as settle-up #{settlement.id} (<t:{settlement.created_at}:f>): the "
+                "bank is settled in money, each transfer marked Paid by its payer or payee; "
+                "no league chip moved."
+            )
+        else:
+            notes.append(
+                f"Settled in the ledger (settle-up #{settlement.id}, "
+                f"<t:{settlement.created_at}:f>): a payment in money, so the chips won went "
+                "back to the players who pay for them and every wallet is where it was "
+                f"before; the results of {results.label} stay in the standings."
+            )
         stamp = when.strftime("%Y-%m-%d %H:%M UTC")
     else:
         stamp = ""

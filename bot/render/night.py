@@ -79,14 +79,23 @@ def render_night(
     footer: str = "",
     expenses: Sequence[Line] = (),
     transfers: Sequence[Line] = (),
+    amounts: Sequence[str] | None = None,
+    details: Sequence[str] | None = None,
 ) -> bytes:
     """PNG (800 wide) of the players' nets, in the order given (biggest winner first), and
-    the receipt's sections: ``expenses`` and ``transfers`` (each (text, done)).
+    the receipt's sections: ``expenses`` and ``transfers`` (each (text, done)). ``amounts``
+    and ``details``: each row's number and right-hand text instead of its chips and hands
+    (a bank night says money, and no hands).
 
     Raises ValueError for rows that are not (name, net, hands) with integer chips, or lines
     that are not (text, done).
     """
     _validate(rows)
+    for name, texts in (("amounts", amounts), ("details", details)):
+        if texts is not None and (
+            len(texts) != len(rows) or not all(isinstance(t, str) for t in texts)
+        ):
+            raise ValueError(f"render_night: {name} must be one text per row")
     sections = [
         (heading, shown)
         for heading, shown in (
@@ -142,14 +151,24 @@ def render_night(
         colour = WON if net > 0 else LOST if net < 0 else EVEN
         x0, x1 = (zero, zero + length) if net >= 0 else (zero - length, zero)
         draw.rectangle((x0, mid - 9 * k, max(x1, x0 + k), mid + 9 * k), fill=colour)
+        number = (
+            amounts[i] if amounts is not None else (format_chips(net, signed=True) if net else "0")
+        )
         draw.text(
             (bar_right + _NUM_W * k - 8 * k, mid),
-            format_chips(net, signed=True) if net else "0",
+            fit_text(one_line(number, limit=20), num_font, _NUM_W * k - 8 * k),
             font=num_font,
             fill=colour,
             anchor="rm",
         )
-        draw.text((right, mid), plural(hands, "hand"), font=small, fill=AXIS, anchor="rm")
+        detail = details[i] if details is not None else plural(hands, "hand")
+        draw.text(
+            (right, mid),
+            fit_text(one_line(detail, limit=30), small, _HANDS_W * k),
+            font=small,
+            fill=AXIS,
+            anchor="rm",
+        )
     if not shown:
         draw.text(
             (left, top + ROW_H * k // 2), "No hands played.", font=name_font, fill=AXIS, anchor="lm"
