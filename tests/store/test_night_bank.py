@@ -284,3 +284,37 @@ async def test_migration_7_numbers_the_old_settle_ups_transfers_and_keeps_every_
             assert got == rows_before, table
     finally:
         raw.close()
+
+
+async def test_a_night_of_both_settles_tables_and_bank_together_and_resets_only_chips(
+    store: Store, clock: Clock
+) -> None:
+    from tests.store.test_nights import balances, play_hand
+
+    async with store.transaction() as tx:
+        await tx.update_league(GUILD, chip_value=("0.01", "EUR"))
+        await tx.start_night(GUILD, host_id=ALICE, kind="both")
+    clock.now += 60
+    await play_hand(store, {ALICE: 300, BOB: 300}, ALICE)  # the bot's table: A +300, B -300
+    async with store.transaction() as tx:
+        night = await tx.bank_night(GUILD, "a buy-in")
+        # the kitchen table beside it: bob wins 500 from carol
+        await tx.book_entry(night, BOB, "buyin", 1000, actor_id=ALICE)
+        await tx.book_entry(night, BOB, "cashout", 1500, actor_id=ALICE)
+        await tx.book_entry(night, CAROL, "buyin", 1000, actor_id=ALICE)
+        await tx.book_entry(night, CAROL, "cashout", 500, actor_id=ALICE)
+    clock.now += 60
+    async with store.transaction() as tx:
+        results = await tx.end_night(GUILD, actor_id=ALICE)
+        rows = await tx.entries(guild_id=GUILD, kind="settle")
+    totals = {p.user_id: p.total for p in results.players}
+    assert totals == {ALICE: 300, BOB: 200, CAROL: -500}
+    assert results.settlement is not None
+    assert sorted(results.settlement.transfers, key=lambda t: t.payee) == [
+        Transfer(CAROL, ALICE, 300),
+        Transfer(CAROL, BOB, 200),
+    ]
+    # only the table's chips go back in the league's wallets: one settle row, bob's 300
+    assert [(r.amount, r.kind) for r in rows] == [(300, "settle")]
+    assert await balances(store, ALICE, BOB) == {ALICE: 1000, BOB: 1000}
+    await audit_ok(store)
