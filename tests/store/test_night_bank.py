@@ -318,3 +318,34 @@ async def test_a_night_of_both_settles_tables_and_bank_together_and_resets_only_
     assert [(r.amount, r.kind) for r in rows] == [(300, "settle")]
     assert await balances(store, ALICE, BOB) == {ALICE: 1000, BOB: 1000}
     await audit_ok(store)
+
+
+async def test_forget_removes_a_members_pay_handle_and_imported_names(store: Store) -> None:
+    from bot.league.pokernow import ImportedPlayer
+    from bot.store import forget_member
+
+    await bank_night(store)
+    annie = ImportedPlayer("wDgT3kPq1a", "AnnieK", 2000, 3550, 1, False)
+    async with store.transaction() as tx:
+        night = await tx.bank_night(GUILD, "an import")
+        await tx.set_pay_handle(GUILD, BOB, "IBAN DE89")
+        made = await tx.create_import(
+            night,
+            filename="l.csv",
+            sha256="0" * 64,
+            units="cents",
+            players=[annie],
+            matches=[BOB],
+            actor_id=ALICE,
+        )
+        await tx.book_import(made.id, actor_id=ALICE)
+        assert await tx.known_names(GUILD) == {"wDgT3kPq1a": BOB, "name:anniek": BOB}
+        await forget_member(tx, GUILD, BOB)
+        assert await tx.pay_handles(GUILD, [BOB]) == {}
+        assert await tx.known_names(GUILD) == {}
+        kept = await tx.night_import(made.id)
+    assert kept.players[0].name == "forgotten member" and kept.matches == (BOB,)
+    async with store.read() as tx:
+        # the book keeps its amounts, like the ledger
+        assert {e.chips for e in await tx.bank_entries(night)} == {2000, 3550}
+    await audit_ok(store)
