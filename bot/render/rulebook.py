@@ -305,8 +305,8 @@ NIGHT = Part(
         Rule(
             "7.1",
             "A **night** brackets an evening's play in a server: `/night start` (a league "
-            "admin or the host of a live table) and `/night end` (its host or an admin). One "
-            "night at a time per server.",
+            "admin or the host of a live table; a bank night, 7.6: any member, who is its "
+            "host) and `/night end` (its host or an admin). One night at a time per server.",
         ),
         Rule(
             "7.2",
