@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -119,6 +119,7 @@ class HomeGameBot(commands.AutoShardedBot):
         relay: PublishRelay | None = None,
         extensions: Sequence[str] = EXTENSIONS,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         heartbeat_path: Path | None = None,
         sync_commands: bool = True,
         **options: Any,
@@ -136,6 +137,9 @@ class HomeGameBot(commands.AutoShardedBot):
         self.service = service
         self.relay = relay
         self.clock = clock
+        self.sleep = sleep
+        """What the bot's own timers (the night reminders) sleep with: tests give one that
+        follows a clock they move."""
         self.heartbeat_path = heartbeat_path
         self.sync_commands = sync_commands
         self._extensions = tuple(e for e in extensions if service is not None or e != "cogs.tables")

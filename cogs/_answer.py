@@ -85,6 +85,13 @@ PUBLIC_COMMANDS = frozenset(
         "table resume",
         "night start",
         "night end",
+        "night show",
+        "night correct",
+        "night expense",
+        "night import",
+        "night schedule",
+        "buyin",
+        "cashout",
         "settle",
     }
 )
@@ -101,5 +108,7 @@ def arm_command(interaction: discord.Interaction) -> bool:
     public = name in PUBLIC_COMMANDS or (
         name == "hand" and getattr(interaction.namespace, "action", None) == "void"
     )
+    if name == "settle" and getattr(interaction.namespace, "period", None) == "open":
+        public = False  # the open transfers are listed to the one who asks
     arm(interaction, ephemeral=not public)
     return True

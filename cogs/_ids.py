@@ -127,6 +127,10 @@ def parse_custom_id(text: str) -> CustomId:
 #   ``page`` is the 0-based page it opens, the last part tells Prev from Next (two buttons
 #   of one message never share an id);
 # - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
+#
+# The night's components (``hg:nb``, ``hg:np``, ``hg:ni``, ``hg:nr``: a bank request's
+# Approve/Refuse, a transfer's Paid, an import's member menu, an invitation's In/Maybe/Out)
+# are built and parsed in :mod:`cogs._night_items`, under the same rules.
 
 LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "stud", "holdem", "omaha")
 LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")

@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv
+from bot.league.when import check_timezone
 from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League, forget_member
@@ -183,6 +184,7 @@ def describe_league(league: League) -> str:
             if (value := chip_value_of(league)) is not None
             else "none (the settle-up is in chips)"
         ),
+        f"Time zone: {league.timezone or 'UTC'} (`/night schedule when:` is read in it)",
     ]
     for game in ("zoot", "wheelers", "razz"):
         stakes = dict(league.game_settings.get(game, {}).get("stakes", {}))
@@ -243,6 +245,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         images="draw card images in hands and showdowns",
         chip_value="what one chip is worth in money for the settle-up, e.g. 0.01 (off: chips only)",
         currency="the chip value's currency, an ISO code such as EUR, USD, GBP (default EUR)",
+        timezone="the league's time zone for /night schedule, e.g. Europe/Berlin (off: UTC)",
     )
     async def setup_league(
         self,
@@ -263,6 +266,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         images: bool | None = None,
         chip_value: app_commands.Range[str, 1, 20] | None = None,
         currency: app_commands.Range[str, 1, 10] | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         guild_id = await self._require_admin(interaction)
         given = {
@@ -312,6 +316,9 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             money = chip_value_change(league, chip_value, currency)
             if money is not UNSET:
                 changes["chip_value"] = money
+            if timezone is not None:
+                off = timezone.strip().lower() in ("off", "none", "utc")
+                changes["timezone"] = None if off else check_timezone(timezone)
             if not changes:
                 raise InvalidConfig("setup", "give at least one setting to change")
             updated = await tx.update_league(
@@ -327,6 +334,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                         "allowed_channel_ids",
                         "images",
                         "chip_value",
+                        "timezone",
                     )
                 },
             )

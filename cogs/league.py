@@ -59,7 +59,7 @@ KIND_WORDS = {
     "grant": "grant",
     "take": "correction",
     "season_end": "season ended",
-    "settle": "settle-up",
+    "settle": "settle-up payment (paid in money; not a result)",
 }
 GAME_NAMES = {
     "zoot": "Zoot",
@@ -272,15 +272,18 @@ class LeagueCog(commands.Cog, name="League"):
                 return
             season = await tx.current_season(guild_id)
             totals = await tx.game_totals(guild_id, who.id, season=season)
-            mine = [
-                s for s in await tx.player_summaries(guild_id, season=season) if s.user_id == who.id
-            ]
-            points = await tx.balance_points(wallet.id)
-        summary = mine[0]
+            (summary,) = await tx.player_summaries(guild_id, season=season, user_id=who.id)
+            # the chart draws the balance as played: a settle-up pays money, it is no result
+            points = await tx.balance_points(wallet.id, payments=False)
+        paid = (
+            f" · settle-ups {format_chips(summary.settled, signed=True)} (paid in money)"
+            if summary.settled
+            else ""
+        )
         lines = [
             f"**Season {season.number} · {safe_name(who.display_name)}**",
             f"Balance {format_chips(summary.balance)} · received "
-            f"{format_chips(summary.received)} (start, grants, rebuys) · net "
+            f"{format_chips(summary.received)} (start, grants, rebuys){paid} · net "
             f"{format_chips(summary.net, signed=True)}",
         ]
         if not totals:
@@ -296,7 +299,7 @@ class LeagueCog(commands.Cog, name="League"):
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
-            title=f"{safe_name(who.display_name)}: balance, season {season.number}",
+            title=f"{safe_name(who.display_name)}: balance as played, season {season.number}",
         )
         await interaction.followup.send(
             "\n".join(lines),

@@ -13,6 +13,13 @@ found exactly by a dynamic programme over the subsets (2^15 subsets, about 0.1 s
 exact opposites are paired first and the rest settled largest debt to largest credit, which
 is never worse than ``n - 1`` transfers.
 
+Constraints and carried debts (:func:`settle_up`): members who settle only among themselves
+(``/night end settle_with:``, for example a couple) form a group whose nets must cancel; no
+transfer crosses a group's edge, so the fewest transfers are the fewest of each part (the
+groups, and everyone else), each exact up to :data:`EXACT_LIMIT` members with a net. A debt
+still open from an earlier settle-up and carried into this one (``carry_open:``) is folded
+into the two members' nets first, and the fewest transfers are recomputed over all of it.
+
 Money uses :class:`decimal.Decimal` throughout, never floats. A transfer whose chips are
 not a whole number of the currency's smallest unit (1 cent for EUR, 1 yen for JPY) is
 rounded half up to it, and the transfer says so (:attr:`Payment.note`): never hidden.
@@ -274,3 +281,79 @@ def _settle_group(nets: Mapping[int, int]) -> list[Transfer]:
                 del side[member]
     assert not owe and not owed, "a group's nets must sum to 0"
     return out
+
+
+class SettleConstraintError(ValueError):
+    """A ``settle_with`` group that cannot settle among itself (its nets do not cancel), or
+    groups that overlap. ``members`` is the group, ``total`` what its nets add up to."""
+
+    def __init__(self, members: frozenset[int], total: int, why: str) -> None:
+        super().__init__(why)
+        self.members = members
+        self.total = total
+
+
+def with_carried(nets: Mapping[int, int], carried: Sequence[Transfer]) -> dict[int, int]:
+    """``nets`` with each carried debt folded in: its payer owes ``chips`` more, its payee
+    is owed them.
+
+    >>> with_carried({1: 5, 2: -5}, [Transfer(payer=3, payee=1, chips=4)])
+    {1: 9, 2: -5, 3: -4}
+    """
+    out = dict(nets)
+    for t in carried:
+        out[t.payer] = out.get(t.payer, 0) - t.chips
+        out[t.payee] = out.get(t.payee, 0) + t.chips
+    return out
+
+
+def parts_of(nets: Mapping[int, int], groups: Sequence[frozenset[int]]) -> list[dict[int, int]]:
+    """The members' nets cut into the parts that settle apart: each group, then everyone
+    else. Raises :class:`SettleConstraintError` when groups overlap or a group's nets do
+    not cancel."""
+    seen: set[int] = set()
+    parts: list[dict[int, int]] = []
+    for group in groups:
+        if seen & group:
+            raise SettleConstraintError(
+                group, 0, f"members {sorted(seen & group)} are in two settle_with groups"
+            )
+        seen |= group
+        part = {m: nets.get(m, 0) for m in sorted(group)}
+        total = sum(part.values())
+        if total != 0:
+            raise SettleConstraintError(
+                group, total, f"the nets of {sorted(group)} add up to {total}, not 0"
+            )
+        parts.append(part)
+    parts.append({m: n for m, n in nets.items() if m not in seen})
+    return parts
+
+
+def settle_up(
+    nets: Mapping[int, int],
+    *,
+    groups: Sequence[frozenset[int]] = (),
+    carried: Sequence[Transfer] = (),
+) -> list[Transfer]:
+    """The fewest transfers that settle ``nets`` plus the ``carried`` debts, no transfer
+    crossing a ``groups`` edge (see the module's docstring); ordered by payer, then payee.
+
+    >>> settle_up({1: -10, 2: 5, 3: 5, 4: -5, 5: 5}, groups=[frozenset({1, 2, 3})])
+    [Transfer(payer=1, payee=2, chips=5), Transfer(payer=1, payee=3, chips=5), \
+Transfer(payer=4, payee=5, chips=5)]
+    >>> settle_up({1: -10, 2: 5, 3: 5}, carried=[Transfer(payer=2, payee=1, chips=5)])
+    [Transfer(payer=1, payee=3, chips=5)]
+    """
+    combined = with_carried(nets, carried)
+    check_nets(combined)
+    out: list[Transfer] = []
+    for part in parts_of(combined, groups):
+        out += fewest_transfers(part)
+    return sorted(out, key=lambda t: (t.payer, t.payee))
+
+
+def is_exact(nets: Mapping[int, int], groups: Sequence[frozenset[int]] = ()) -> bool:
+    """Whether :func:`settle_up` gives the proven minimum: every part has at most
+    :data:`EXACT_LIMIT` members with a net."""
+    return all(sum(1 for n in part.values() if n) <= EXACT_LIMIT for part in parts_of(nets, groups))

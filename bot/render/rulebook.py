@@ -325,8 +325,8 @@ NIGHT = Part(
         Rule(
             "7.1",
             "A **night** brackets an evening's play in a server: `/night start` (a league "
-            "admin or the host of a live table) and `/night end` (its host or an admin). One "
-            "night at a time per server.",
+            "admin or the host of a live table; a bank night, 7.6: any member, who is its "
+            "host) and `/night end` (its host or an admin). One night at a time per server.",
         ),
         Rule(
             "7.2",
@@ -350,9 +350,38 @@ NIGHT = Part(
         ),
         Rule(
             "7.5",
-            "Settling is recorded in the ledger (kind `settle`), one row per transfer, so "
-            "every settled net returns to 0, the next period starts from the settled state "
-            "and the audit (5.2) still holds. A night is settled once.",
+            "A settle-up is a **payment**, not an undo. It is recorded in the ledger (kind "
+            "`settle`): the chips won go back to the players who pay for them in money, so "
+            "every wallet is where the night began and the audit (5.2) still holds; the "
+            "season's results (`/leaderboard`, `/stats` and its chart) keep what was played. "
+            "A night is settled once, and never while a hand of it is in play (even one "
+            "whose pot is still empty).",
+        ),
+        Rule(
+            "7.6",
+            "A **bank night** (`/night start kind:bank`, or `both` beside the bot's tables) "
+            "books the buy-ins and cash-outs of a game played anywhere, in money at the chip "
+            "value (whole chips: exact to the cent) or in chips. A member asks for their own "
+            "(`/buyin`, `/cashout`) and the host or an admin approves or refuses, once and "
+            "never their own; the host or an admin records one directly for a member. A "
+            "correction is a new entry with a reason, never an edit. Every entry names who "
+            "made it.",
+        ),
+        Rule(
+            "7.7",
+            "A bank night ends only when money in equals money out (the refusal says by how "
+            "much and who has not cashed out); the host may end it with `force`, which books "
+            "the difference as **unaccounted** and shares it evenly by the night's players. "
+            "Expenses (`/night expense`) are owed to who paid them by who shares them, split "
+            "evenly in whole chips.",
+        ),
+        Rule(
+            "7.8",
+            "The settle-up settles each player's total (tables, bank, expenses) in the fewest "
+            "transfers. Members listed in `settle_with` settle only among themselves (refused "
+            "when their nets do not cancel). Each transfer is marked **Paid** by its payer or "
+            "payee; one still open can be carried into the next night's settle-up "
+            "(`carry_open`), the fewest transfers recomputed.",
         ),
     ),
 )

@@ -1,7 +1,8 @@
 """The audit: proves the ledger and the cached balances agree and chips are conserved.
 
 RULES §5.2: the sum of all balances plus all chips in pots equals all chips ever issued
-minus all chips ever removed. Per league, chips are issued and removed only through the
+minus all chips ever removed. A night's bank balances and its settle-up settles it
+(:mod:`bot.store.night_audit`). Per league, chips are issued and removed only through the
 house account, so the house's balance is minus everything in circulation.
 """
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store._base import TxBase
+from bot.store.night_audit import night_differences
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,9 @@ async def run_audit(tx: TxBase, guild_id: int | None = None) -> AuditReport:
                     actual=f.players + f.pots,
                 )
             )
+        # the nights' bank books and settle-ups (bot/store/night_audit.py)
+        for n in await night_differences(tx, g):
+            differences.append(Difference(g, n.what, n.expected, n.actual))
         if f.house != -f.in_circulation:
             differences.append(
                 Difference(

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.engine.errors import InvalidConfig
 from bot.league.settle import parse_chip_value
+from bot.league.when import check_timezone
 from bot.store._base import UNSET, TxBase, dump_json, load_json
 from bot.store.errors import NotFound
 from bot.store.models import GAMES, League, Season, Standing
@@ -29,6 +30,7 @@ def league_from_row(row: sqlite3.Row) -> League:
         updated_at=row["updated_at"],
         chip_value=row["chip_value"],
         currency=row["currency"],
+        timezone=row["timezone"],
     )
 
 
@@ -96,6 +98,7 @@ class LeagueOps(TxBase):
         allowed_channel_ids: Iterable[int] = UNSET,
         images: bool = UNSET,
         chip_value: tuple[str, str] | None = UNSET,
+        timezone: str | None = UNSET,
     ) -> League:
         """Change the given settings (others unchanged). Bad values raise
         :class:`InvalidConfig` naming the field, and nothing changes. ``chip_value`` is
@@ -136,6 +139,8 @@ class LeagueOps(TxBase):
                 parsed = parse_chip_value(*chip_value)
                 changes["chip_value"] = f"{parsed.per_chip:f}"
                 changes["currency"] = parsed.currency
+        if timezone is not UNSET:
+            changes["timezone"] = None if timezone is None else check_timezone(timezone)
         if changes:
             sets = ", ".join(f"{name} = :{name}" for name in changes)
             changes.update(guild_id=guild_id, now=self.now())

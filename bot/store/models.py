@@ -54,6 +54,8 @@ class League:
     """What one chip is worth (a decimal as text, e.g. ``"0.01"``); None: chips only."""
     currency: str | None = None
     """ISO 4217 code of the chip value (bot/league/settle.py ``CURRENCIES``)."""
+    timezone: str | None = None
+    """IANA time zone (``Europe/Berlin``) ``/night schedule when:`` is read in; None: UTC."""
 
     def channel_allowed(self, channel_id: int) -> bool:
         return not self.allowed_channel_ids or channel_id in self.allowed_channel_ids

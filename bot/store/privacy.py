@@ -7,7 +7,8 @@ Razz hand histories (PHH ``players``); the ids of the DM channel and hand messag
 each seat. No message content, no e-mail, no presence.
 
 :func:`forget_member` replaces every stored name of the member by :data:`FORGOTTEN` and
-clears their DM ids. It keeps every ledger row as it is (the ledger is append-only, and the
+clears their DM ids, their payment handle and the names another site's ledger gave them
+(:func:`_forget_in_nights`). It keeps every ledger row as it is (the ledger is append-only, and the
 audit must still balance) and the user id on them: a wallet and its balance belong to an
 id, so the chips stay the member's if they come back.
 """
@@ -152,6 +153,7 @@ async def forget_member(
         " AND table_id IN (SELECT id FROM tables WHERE guild_id = ?)",
         (user_id, guild_id),
     )
+    await _forget_in_nights(tx, guild_id, user_id)
     ledger = await tx._one(
         "SELECT COUNT(*) FROM ledger l WHERE l.guild_id = ? AND EXISTS (SELECT 1 FROM accounts a"
         " WHERE a.user_id = ? AND a.id IN (l.from_account, l.to_account))",
@@ -165,3 +167,32 @@ async def forget_member(
         dm_links=dm_links,
         ledger_rows=int(ledger[0]) if ledger is not None else 0,
     )
+
+
+async def _forget_in_nights(tx: TxBase, guild_id: int, user_id: int) -> None:
+    """What the nights keep of the member besides their id: how they like to be paid
+    (``/pay``), the names another site's ledger gave them (learned by imports, and in each
+    import's players); the bank's entries keep their amounts, like the ledger."""
+    await tx._exec(
+        "DELETE FROM pay_handles WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    await tx._exec(
+        "DELETE FROM import_names WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    rows = await tx._all(
+        "SELECT i.id, i.players FROM night_imports i JOIN nights n ON n.id = i.night_id"
+        " WHERE n.guild_id = ?",
+        (guild_id,),
+    )
+    for row in rows:
+        players = load_json(row["players"])
+        changed = False
+        for p in players:
+            if p.get("user_id") == user_id and p.get("name") != FORGOTTEN:
+                p["name"] = FORGOTTEN
+                changed = True
+        if changed:
+            await tx._exec(
+                "UPDATE night_imports SET players = ? WHERE id = ?",
+                (dump_snapshot(players), row["id"]),
+            )

@@ -17,6 +17,9 @@ from bot.store.tables import TableOps
 
 RECEIVED_KINDS: frozenset[str] = frozenset({"start", "grant", "rebuy"})
 """Chips a wallet receives from the house; a ``take`` (correction) counts negatively."""
+PAYMENT_KINDS: frozenset[str] = frozenset({"settle"})
+"""Chips a settle-up moved between wallets: the chip side of a payment made in money, never
+a result (issue 19 item 4: settling must not erase the season)."""
 
 _HAND_SEASON = (
     "COALESCE((SELECT MIN(l.season_id) FROM ledger l WHERE l.hand_id = h.id),"
@@ -41,11 +44,16 @@ class PlayerSummary:
     """Sum of won - paid over the hands counted."""
     biggest_pot: int
     """The most chips the member won in one hand."""
+    settled: int = 0
+    """Chips the season's settle-ups moved into (+) or out of (-) the wallet: payments made
+    in money, left out of the net."""
 
     @property
     def net(self) -> int:
-        """Balance minus chips received: what play (all games) brought."""
-        return self.balance - self.received
+        """Balance minus chips received, settle-up payments left out: what play (all games)
+        brought. A settle-up gives a winner's chips back to the loser who paid them in money;
+        the result at the tables stays."""
+        return self.balance - self.received - self.settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,19 +125,30 @@ class StatsOps(TableOps):
         return await self.season(guild_id, number)
 
     async def player_summaries(
-        self, guild_id: int, *, season: Season, game: str | None = None
+        self,
+        guild_id: int,
+        *,
+        season: Season,
+        game: str | None = None,
+        user_id: int | None = None,
     ) -> list[PlayerSummary]:
-        """Every member with a wallet in ``season``, unordered. With ``game``, hands,
-        wins, net and biggest pot count that game only (balance and received stay whole)."""
+        """The season's results: every member with a wallet in ``season`` (or only
+        ``user_id``), unordered; the one query ``/leaderboard`` and ``/stats`` both read.
+        With ``game``, hands, wins, net and biggest pot count that game only (balance and
+        received stay whole). Settle-up payments are apart (``settled``), never a result."""
         _check_game(game)
         archived = {s.user_id: s.balance for s in season.standings} if season.standings else None
         wallets = await self._all(
             "SELECT a.id, a.user_id, a.balance,"
             " COALESCE((SELECT SUM(CASE WHEN l.kind = 'take' THEN -l.amount ELSE l.amount END)"
             "  FROM ledger l WHERE (l.to_account = a.id AND l.kind IN ('start', 'grant', 'rebuy'))"
-            "  OR (l.from_account = a.id AND l.kind = 'take')), 0) AS received"
-            " FROM accounts a WHERE a.kind = 'player' AND a.season_id = ? ORDER BY a.user_id",
-            (season.id,),
+            "  OR (l.from_account = a.id AND l.kind = 'take')), 0) AS received,"
+            " COALESCE((SELECT SUM(CASE WHEN l.to_account = a.id THEN l.amount ELSE -l.amount END)"
+            "  FROM ledger l WHERE (l.to_account = a.id OR l.from_account = a.id)"
+            "  AND l.kind = 'settle'), 0) AS settled"
+            " FROM accounts a WHERE a.kind = 'player' AND a.season_id = :s"
+            " AND (:u IS NULL OR a.user_id = :u) ORDER BY a.user_id",
+            {"s": season.id, "u": user_id},
         )
         play = await self._all(
             "SELECT r.user_id, COUNT(*) AS hands, SUM(r.won_pot) AS won, SUM(r.net) AS net,"
@@ -156,6 +175,7 @@ class StatsOps(TableOps):
                     won=0 if p is None else p["won"],
                     hand_net=0 if p is None else p["net"],
                     biggest_pot=0 if p is None else p["biggest"],
+                    settled=w["settled"],
                 )
             )
         return out
@@ -228,12 +248,18 @@ class StatsOps(TableOps):
             raise NotFound(f"no hand {hand_id}")
         return row["guild_id"], bool(row["practice"])
 
-    async def balance_points(self, account_id: int) -> list[tuple[int, int]]:
-        """``(unix time, balance after)`` for every ledger entry of the account, in order."""
+    async def balance_points(
+        self, account_id: int, *, payments: bool = True
+    ) -> list[tuple[int, int]]:
+        """``(unix time, balance after)`` for every ledger entry of the account, in order.
+        ``payments=False``: the balance as played, the settle-up payments left out (what
+        the ``/stats`` chart draws: a settle-up pays money, it does not undo the play)."""
         entries = await self.entries(account_id=account_id)
         points: list[tuple[int, int]] = []
         balance = 0
         for e in entries:
+            if not payments and e.kind in PAYMENT_KINDS:
+                continue
             balance += e.amount if e.to_account == account_id else -e.amount
             points.append((e.created_at, balance))
         return points

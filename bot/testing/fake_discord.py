@@ -14,7 +14,8 @@ The server is built in layers, each a module subclassing the one before: the gat
 (:mod:`~bot.testing.fake_gateway`), the world and what users saw
 (:mod:`~bot.testing.fake_world`, which takes the constructor's options), REST plumbing and
 commands (:mod:`~bot.testing.fake_rest`), messages and interaction callbacks
-(:mod:`~bot.testing.fake_messages`), and here acting as users. The records they fill in are
+(:mod:`~bot.testing.fake_messages`), guild scheduled events (:mod:`~bot.testing.fake_events`),
+and here acting as users. The records they fill in are
 in :mod:`~bot.testing.fake_records`; Discord's limits and refusals in
 :mod:`~bot.testing.fake_rules`. The names tests import are re-exported here.
 """
@@ -23,19 +24,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import mimetypes
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from aiohttp import web
 
+from bot.testing.fake_events import FakeEvents
 from bot.testing.fake_gateway import (
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
     INTENT_GUILDS,
 )
-from bot.testing.fake_messages import FakeMessages
 from bot.testing.fake_model import (
     DEFAULT_EVERYONE,
     JSON,
@@ -45,6 +47,7 @@ from bot.testing.fake_model import (
     FakeMessage,
     FakeRole,
     FakeUser,
+    StoredAttachment,
     walk_components,
 )
 from bot.testing.fake_records import (
@@ -62,9 +65,13 @@ from bot.testing.fake_records import (
 )
 from bot.testing.fake_rules import bot_permissions, text_input_refusal
 
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+"""developers/reference.mdx, "Uploading Files": a file is at most 10 MiB without boosts."""
+
 __all__ = [
     "ALLOWED_CALLBACKS",
     "APPLICATION_COMMAND",
+    "ATTACHMENT_SIZE_LIMIT",
     "AUTOCOMPLETE",
     "INJECTABLE_CODES",
     "INTENT_DIRECT_MESSAGES",
@@ -83,7 +90,7 @@ __all__ = [
 ]
 
 
-class FakeDiscord(FakeMessages):
+class FakeDiscord(FakeEvents):
     """The fake server. ``await start()`` binds 127.0.0.1 on a free port; ``api_base`` and
     ``gateway_url`` are then set. Build the world with ``add_guild``/``add_channel``/
     ``add_user``/``add_member``; act as users with ``invoke``/``click``/``select``."""
@@ -141,7 +148,7 @@ class FakeDiscord(FakeMessages):
             "version": 1,
             "locale": "en-US",
             "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         guild = channel.guild
         if channel.deleted:
@@ -337,6 +344,18 @@ class FakeDiscord(FakeMessages):
         elif kind in (8, 9) and isinstance(value, FakeRole):
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return str(value.id)
+        elif kind == 11 and isinstance(value, StoredAttachment):
+            # application-commands.mdx, "Application Command Option Type": ATTACHMENT 11,
+            # sent as its id with the attachment in resolved.attachments
+            # (receiving-and-responding.mdx, "Resolved Data Structure"). The client uploads
+            # nothing past the interaction's attachment_size_limit (reference.mdx,
+            # "Uploading Files": 10 MiB without boosts).
+            if value.size > ATTACHMENT_SIZE_LIMIT:
+                raise FakeDiscordError(f"{where}: {value.size} bytes is over the upload limit")
+            if self.attachments.get(value.id) is not value:
+                raise FakeDiscordError(f"{where}: upload the file with fake.upload() first")
+            resolved.setdefault("attachments", {})[str(value.id)] = value.payload(self.base_url)
+            return str(value.id)
         elif kind == 7 and isinstance(value, FakeChannel):
             info = value.payload() | {"permissions": str(DEFAULT_EVERYONE)}
             resolved.setdefault("channels", {})[str(value.id)] = info
@@ -389,6 +408,56 @@ class FakeDiscord(FakeMessages):
         self, user: FakeUser, message: FakeMessage, label: str
     ) -> InteractionRecord:
         return await self.click(user, message, str(message.button(label)["custom_id"]))
+
+    def upload(
+        self, filename: str, data: bytes, *, content_type: str | None = None
+    ) -> StoredAttachment:
+        """A file a user attaches to a slash command's attachment option (pass it as the
+        option's value); served from the fake's CDN URL like every attachment."""
+        kind = content_type or mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        stored = StoredAttachment(self._ids.next(), filename, kind, bytes(data))
+        self.attachments[stored.id] = stored
+        return stored
+
+    async def select_users(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        chosen: Iterable[FakeUser],
+    ) -> InteractionRecord:
+        """Choose members in the user select ``custom_id`` (type 5) as ``user``: the values
+        are their ids, with their users and members in ``resolved``
+        (components/reference.mdx, "User Select"; receiving-and-responding.mdx,
+        "Message Component Data Structure": "resolved: resolved entities from selected
+        options")."""
+        component = message.select(custom_id)
+        if component.get("type") != 5:
+            raise FakeDiscordError(f"select {custom_id!r} is not a user select")
+        if component.get("disabled"):
+            raise FakeDiscordError(f"select {custom_id!r} is disabled")
+        people = list(chosen)
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(people) <= high or len({p.id for p in people}) != len(people):
+            raise FakeDiscordError(f"select {custom_id!r}: choose {low}..{high} distinct users")
+        guild = message.channel.guild
+        resolved: JSON = {"users": {}, "members": {}}
+        for person in people:
+            member = guild.member(person) if guild is not None else None
+            if guild is not None and member is None:
+                raise FakeDiscordError(f"{person!r} is not a member: a user select lists members")
+            resolved["users"][str(person.id)] = person.payload()
+            if member is not None:
+                resolved["members"][str(person.id)] = member.payload(
+                    with_user=False, with_permissions=True
+                )
+        data = {
+            "custom_id": custom_id,
+            "component_type": 5,
+            "values": [str(p.id) for p in people],
+            "resolved": resolved,
+        }
+        return self._component_interaction(user, message, custom_id, data)
 
     async def select(
         self, user: FakeUser, message: FakeMessage, custom_id: str, values: Iterable[str]

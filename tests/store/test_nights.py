@@ -251,6 +251,11 @@ async def test_migration_4_keeps_the_ledger_rows_and_learns_settle(db_path: Path
         ledger_sql = sql[start : sql.index(") STRICT;", start) + len(") STRICT;")]
         raw.executescript(
             "PRAGMA foreign_keys = OFF; BEGIN;"
+            # what 0007 (the bank night, the invitation) added
+            "DROP TABLE settle_transfers; DROP TABLE night_entries; DROP TABLE night_expenses;"
+            "DROP TABLE night_requests; DROP TABLE night_imports; DROP TABLE import_names;"
+            "DROP TABLE pay_handles; DROP TABLE night_rsvps; DROP TABLE night_schedules;"
+            "ALTER TABLE leagues DROP COLUMN timezone;"
             "DROP TABLE settlements; DROP TABLE nights;"
             "ALTER TABLE leagues DROP COLUMN chip_value; ALTER TABLE leagues DROP COLUMN currency;"
             "CREATE TABLE ledger_old AS SELECT * FROM ledger; DROP TABLE ledger;"
