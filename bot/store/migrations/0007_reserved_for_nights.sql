@@ -1,3 +1,0 @@
--- 0007: a PLACEHOLDER, reserved for the nights branch's migration (the coordinator gave
--- the verify branch number 0008, and the runner refuses a gap in the numbering). It changes
--- nothing. Delete this file when the nights branch's 0007 is merged.
