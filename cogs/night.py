@@ -30,6 +30,7 @@ from bot.render.pool import render
 from bot.render.text import plain_name, plural
 from bot.store import NightError, PeriodResults
 from bot.store.nights import chip_value_of
+from bot.tables.channels import check_channel, parent_channel
 from cogs._answer import arm_command, defer, send
 from cogs.admin import is_league_admin
 
@@ -94,6 +95,8 @@ class NightCog(commands.Cog, name="Night"):
                     "Only a league admin or the host of a table in this server may start a "
                     "night. Nothing was changed."
                 )
+            where = parent_channel(interaction.channel)  # a thread: the channel it is in
+            check_channel(league, interaction.channel_id, parent_id=where, what="Nights start")
             night = await tx.start_night(guild_id, host_id=user, channel_id=interaction.channel_id)
             value = chip_value_of(await tx.league(guild_id))
         money = f", at {value.describe()}" if value is not None else " (in chips)"

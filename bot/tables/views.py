@@ -58,6 +58,8 @@ class TableView:
     result: str | None = None
     mixed: Any = None
     """A mixed table's games (:class:`bot.tables.mixed.MixedInfo`), else None."""
+    closing: str | None = None
+    """A closed table's closing post: what went back and each player's balance after it."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
