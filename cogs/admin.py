@@ -250,7 +250,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
     @league.command(name="setup", description="Change the league's settings (only those given)")
     @app_commands.describe(
         starting_chips="chips each member starts a season with",
-        rebuy_amount="chips a /rebuy gives (0: rebuys off)",
+        rebuy_amount="what a /rebuy tops a wallet up to, for a member below it (0: rebuys off)",
         rebuy_cooldown="minutes a member waits between two rebuys",
         zoot_ante="default Zoot ante",
         wheelers_ante="default Wheelers ante",
