@@ -134,6 +134,9 @@ class HomeGameBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.store = store
+        # a league created from now on (at its first table) starts with the config's
+        # [league] section: starting chips, rebuys, every game's stakes and times
+        store.league_defaults = settings.league.defaults()
         self.service = service
         self.relay = relay
         self.clock = clock

@@ -45,7 +45,17 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources import DefaultSettingsSource
 
-from bot.engine.errors import HomeGameError
+from bot.engine.errors import HomeGameError, InvalidConfig
+from bot.engine.flop.rules import FlopRules
+from bot.engine.guts.rules import GutsRules
+from bot.engine.razz.rules import RazzRules
+from bot.engine.stud.rules import StudRules
+from bot.store.models import LeagueDefaults
+
+MIXED_SMALL_BET = 10
+"""A HORSE or dealer's-choice table's small bet by default (bot/tables/mixed.py)."""
+MIXED_CHOICE_SECONDS = 30
+"""Seconds a dealer's-choice dealer has to pick, by default (bot/tables/mixed.py)."""
 
 ENV_PREFIX = "HOMEGAME_"
 ENV_DELIMITER = "__"
@@ -110,18 +120,100 @@ class BackupSettings(_Section):
     """Hour of the day (UTC) at which the daily backup runs."""
 
 
+_GUTS = GutsRules.model_fields
+_RAZZ = RazzRules.model_fields
+_STUD = StudRules.model_fields
+_FLOP = FlopRules.model_fields
+DECISION_RANGE = (10, 600)
+"""Seconds a player may be given to act, at every game (the table commands' range too)."""
+
+LEAGUE_GAMES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "zoot": ("zoot", ("ante",), ("decision_seconds",)),
+    "wheelers": ("wheelers", ("ante",), ("decision_seconds",)),
+    "razz": ("razz", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
+    "stud": ("stud", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
+    "stud_hi_lo": (
+        "stud-hi-lo",
+        ("ante", "bring_in", "small_bet", "big_bet"),
+        ("decision_seconds",),
+    ),
+    "holdem": ("holdem", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
+    "omaha": ("omaha", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
+    "horse": ("horse", ("small_bet", "ante"), ("decision_seconds",)),
+    "dealers_choice": (
+        "dealers-choice",
+        ("small_bet", "ante"),
+        ("decision_seconds", "choice_seconds"),
+    ),
+}
+"""Config prefix -> (the league's game settings key, its stake keys, its time keys): the
+``[league]`` key ``<prefix>_<stake>`` is a new league's default of that stake."""
+
+
+def _engine_default(fields: dict[str, Any], name: str) -> int:
+    value = fields[name].default
+    assert isinstance(value, int)
+    return value
+
+
+def _stake(fields: dict[str, Any], name: str, *, least: int = 0) -> Any:
+    return Field(default=_engine_default(fields, name), ge=least, le=1_000_000)
+
+
+def _seconds() -> Any:
+    # unset: the league's decision_seconds
+    return Field(default=None, ge=DECISION_RANGE[0], le=DECISION_RANGE[1])
+
+
 class LeagueSettings(_Section):
-    """Defaults for a server's league: it exists from its first table (DESIGN, League defaults)."""
+    """A new server league's defaults (DESIGN, League defaults): copied into the league when
+    it is created, at its first table; ``/league setup`` changes them for that league."""
 
     starting_chips: int = Field(default=1000, ge=1)
-    """Chips a member gets the first time they sit down (a ledger entry)."""
-    decision_seconds: int = Field(default=45, ge=5, le=600)
-    """Length of a lay-down / discard window (RULES §1.4)."""
-    razz_ante: int = Field(default=2, ge=0)
-    razz_bring_in: int = Field(default=5, ge=1)
-    razz_small_bet: int = Field(default=10, ge=1)
-    razz_big_bet: int = Field(default=20, ge=1)
+    """Chips a member gets the first time they sit down in a season (a ledger entry)."""
+    rebuy_amount: int = Field(default=1000, ge=0, le=1_000_000_000)
+    """What a ``/rebuy`` tops a wallet up to (0: no rebuys)."""
+    rebuy_cooldown_minutes: int = Field(default=1440, ge=0, le=525_600)
+    """Minutes a member waits between two rebuys."""
+    decision_seconds: int = Field(default=45, ge=DECISION_RANGE[0], le=DECISION_RANGE[1])
+    """Seconds to act at every game (a lay-down or discard window, a bet) unless the game's
+    own ``<game>_decision_seconds`` says otherwise."""
+    zoot_ante: int = _stake(_GUTS, "ante", least=1)
+    zoot_decision_seconds: int | None = _seconds()
+    wheelers_ante: int = _stake(_GUTS, "ante", least=1)
+    wheelers_decision_seconds: int | None = _seconds()
+    razz_ante: int = _stake(_RAZZ, "ante")
+    razz_bring_in: int = _stake(_RAZZ, "bring_in", least=1)
+    razz_small_bet: int = _stake(_RAZZ, "small_bet", least=1)
+    razz_big_bet: int = _stake(_RAZZ, "big_bet", least=1)
     """Razz stakes (RULES §4.2: 2 / 5 / 10 / 20 by default)."""
+    razz_decision_seconds: int | None = _seconds()
+    stud_ante: int = _stake(_STUD, "ante")
+    stud_bring_in: int = _stake(_STUD, "bring_in", least=1)
+    stud_small_bet: int = _stake(_STUD, "small_bet", least=1)
+    stud_big_bet: int = _stake(_STUD, "big_bet", least=1)
+    stud_decision_seconds: int | None = _seconds()
+    stud_hi_lo_ante: int = _stake(_STUD, "ante")
+    stud_hi_lo_bring_in: int = _stake(_STUD, "bring_in", least=1)
+    stud_hi_lo_small_bet: int = _stake(_STUD, "small_bet", least=1)
+    stud_hi_lo_big_bet: int = _stake(_STUD, "big_bet", least=1)
+    stud_hi_lo_decision_seconds: int | None = _seconds()
+    holdem_small_blind: int = _stake(_FLOP, "small_blind")
+    holdem_big_blind: int = _stake(_FLOP, "big_blind", least=1)
+    holdem_ante: int = _stake(_FLOP, "ante")
+    holdem_decision_seconds: int | None = _seconds()
+    omaha_small_blind: int = _stake(_FLOP, "small_blind")
+    omaha_big_blind: int = _stake(_FLOP, "big_blind", least=1)
+    omaha_ante: int = _stake(_FLOP, "ante")
+    omaha_decision_seconds: int | None = _seconds()
+    horse_small_bet: int = Field(default=MIXED_SMALL_BET, ge=2, le=1_000_000)
+    horse_ante: int | None = Field(default=None, ge=0, le=1_000_000)
+    """Unset: a fifth of the small bet at the stud games (RULES §9)."""
+    horse_decision_seconds: int | None = _seconds()
+    dealers_choice_small_bet: int = Field(default=MIXED_SMALL_BET, ge=2, le=1_000_000)
+    dealers_choice_ante: int | None = Field(default=None, ge=0, le=1_000_000)
+    dealers_choice_decision_seconds: int | None = _seconds()
+    dealers_choice_choice_seconds: int = Field(default=MIXED_CHOICE_SECONDS, ge=10, le=300)
 
     @model_validator(mode="after")
     def _stakes_in_order(self) -> LeagueSettings:
@@ -135,7 +227,44 @@ class LeagueSettings(_Section):
                 f"razz_small_bet ({self.razz_small_bet}) must not exceed razz_big_bet "
                 f"({self.razz_big_bet})"
             )
+        # every game's stakes as its table would take them: a combination the game refuses
+        # (a small blind above the big blind...) is one line here, not a refused table later
+        from bot.tables.games import check_league_settings
+
+        settings = self.game_settings()
+        for prefix, (key, _, _) in LEAGUE_GAMES.items():
+            try:
+                check_league_settings(key, settings[key])
+            except InvalidConfig as exc:
+                name = f"{prefix}_{exc.field}"
+                if name not in type(self).model_fields:
+                    name = prefix
+                raise ValueError(f"{name}: {exc.reason}") from None
         return self
+
+    def game_settings(self) -> dict[str, dict[str, dict[str, int]]]:
+        """Each game's stakes and times as a league stores them (``{"razz": {"stakes":
+        {...}, "house_rules": {"decision_seconds": 45}}, ...}``)."""
+        out: dict[str, dict[str, dict[str, int]]] = {}
+        for prefix, (key, stakes, times) in LEAGUE_GAMES.items():
+            values = {s: getattr(self, f"{prefix}_{s}") for s in stakes}
+            rules = {t: getattr(self, f"{prefix}_{t}") for t in times}
+            if rules.get("decision_seconds") is None:
+                rules["decision_seconds"] = self.decision_seconds
+            out[key] = {
+                "stakes": {k: v for k, v in values.items() if v is not None},
+                "house_rules": {k: v for k, v in rules.items() if v is not None},
+            }
+        return out
+
+    def defaults(self) -> LeagueDefaults:
+        """What a league created from now on starts with."""
+        return LeagueDefaults(
+            starting_chips=self.starting_chips,
+            rebuy_amount=self.rebuy_amount,
+            rebuy_cooldown_seconds=self.rebuy_cooldown_minutes * 60,
+            game_settings=self.game_settings(),
+        )
 
 
 class UiSettings(_Section):
@@ -355,6 +484,13 @@ def _validation_error_line(
         message = "unknown setting (check the spelling against config.example.toml)"
     elif first["type"] == "path_type":
         message = "must be a path (a string)"
+    named = re.match(r"^(\w+): ", message)
+    if len(loc) == 1 and named is not None and named.group(1) in _section_keys(loc[0]):
+        # a section's check that names its key ("holdem_small_blind: must be at most…"):
+        # the key as the dotted name, and where that key came from
+        loc = (*loc, named.group(1))
+        dotted = ".".join(loc)
+        message = message[named.end() :]
     secret = any(loc[: len(s)] == s for s in Settings.SECRETS)
     value = first.get("input")
     if (
@@ -368,6 +504,14 @@ def _validation_error_line(
     if len(errors) > 1:
         line += f" (and {len(errors) - 1} more)"
     return line
+
+
+def _section_keys(section: str) -> set[str]:
+    field = Settings.model_fields.get(section)
+    model = field.annotation if field is not None else None
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return set(model.model_fields)
+    return set()
 
 
 def _origin(

@@ -438,6 +438,8 @@ class TablePublisher:
         except TableClosed:
             await self._close_dm(table_id, user_id)
             return
+        except NotSeated:
+            return  # left the table before this (held-back) edit ran: the DM stays as shown
         where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is not None:
             channel_id, message_id = where

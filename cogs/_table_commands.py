@@ -65,14 +65,19 @@ class TableCommands:
     )
     async def end(self, interaction: discord.Interaction) -> None:
         view = await self._here(interaction)
+        # the answer is the one closing post: what went back (or that nothing was in the
+        # pot) and each player's balance after it; the service does not post it again
         closed = await self.service.end(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+            view.table_id,
+            interaction.user.id,
+            may_manage=_may_manage(interaction),
+            announce=False,
         )
         self._closed[closed.table_id] = closed
         await send(
             interaction,
-            f"Table #{closed.table_id} is closed; every chip left in the pot went back to "
-            "whoever paid it in.",
+            closed.closing or f"Table #{closed.table_id} is closed.",
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self._refresh_table(closed.table_id)
 

@@ -21,14 +21,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
-from bot.league.export import ledger_csv
+from bot.league.export import ledger_csv, member_of
 from bot.league.when import check_timezone
 from bot.render.limits import CONTENT, fit_lines, join_within
 from bot.render.text import format_chips
 from bot.store import League, forget_member
 from bot.store._base import UNSET
 from bot.store.nights import chip_value_of
-from cogs._answer import arm_command, send
+from bot.store.privacy import refuse_if_seated, stored_names
+from cogs._answer import arm_command, defer, send
+from cogs._members import member_names
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -156,6 +158,20 @@ def chip_value_change(
     return value, currency if currency is not None else league.currency or "EUR"
 
 
+SETTINGS_TITLES: dict[str, str] = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "stud": "Stud",
+    "stud-hi-lo": "Stud Hi-Lo",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+    "horse": "HORSE",
+    "dealers-choice": "Dealer's choice",
+}
+"""The league's game settings as ``/league show`` lists them (a new league has every one
+from the config file; see bot/config.py ``LeagueSettings``)."""
+
 CHANNELS_ROOM = 1200
 """Characters the list of table channels may take in a settings reply (about 50 channels,
 then "and N more"): the reply must stay within Discord's 2,000 characters."""
@@ -186,10 +202,16 @@ def describe_league(league: League) -> str:
         ),
         f"Time zone: {league.timezone or 'UTC'} (`/night schedule when:` is read in it)",
     ]
-    for game in ("zoot", "wheelers", "razz"):
-        stakes = dict(league.game_settings.get(game, {}).get("stakes", {}))
+    for game, title in SETTINGS_TITLES.items():
+        conf = league.game_settings.get(game, {})
+        stakes = dict(conf.get("stakes", {}))
         text = ", ".join(f"{k} {v}" for k, v in sorted(stakes.items())) or "the game's defaults"
-        lines.append(f"{game.capitalize()} stakes: {text}")
+        times = dict(conf.get("house_rules", {}))
+        if "decision_seconds" in times:
+            text += f" · {times['decision_seconds']} s to act"
+        if "choice_seconds" in times:
+            text += f" · {times['choice_seconds']} s to pick"
+        lines.append(f"{title} stakes: {text}")
     return "\n".join(lines)
 
 
@@ -230,7 +252,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
     @league.command(name="setup", description="Change the league's settings (only those given)")
     @app_commands.describe(
         starting_chips="chips each member starts a season with",
-        rebuy_amount="chips a /rebuy gives (0: rebuys off)",
+        rebuy_amount="what a /rebuy tops a wallet up to, for a member below it (0: rebuys off)",
         rebuy_cooldown="minutes a member waits between two rebuys",
         zoot_ante="default Zoot ante",
         wheelers_ante="default Wheelers ante",
@@ -388,8 +410,15 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
     async def forget(self, interaction: discord.Interaction, member: discord.User) -> None:
         guild_id = await self._require_admin(interaction)
         names = {member.name, member.display_name, member.global_name or ""}
+        async with self.bot.store.read() as tx:
+            await refuse_if_seated(tx, guild_id, member.id)  # before anything changes
+        opened = 0
+        if self.bot.service is not None:
+            # the open tables they left hold their name in memory: rewritten there first
+            opened, found = await self.bot.service.forget_names(guild_id, member.id, names)
+            names |= found
         async with self.bot.store.transaction() as tx:
-            report = await forget_member(tx, guild_id, member.id, names=names)
+            report = await forget_member(tx, guild_id, member.id, names=names, open_tables=opened)
         log.info(
             "league %s: %s removed the stored names of user %s (%d tables, %d histories)",
             guild_id,
@@ -540,6 +569,16 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             rows = await tx.ledger_rows(
                 guild_id, season=chosen, user_id=None if user is None else user.id
             )
+            stored = await stored_names(tx, guild_id)
+        # the members' names as they are now (a request each: acknowledge first)
+        await defer(interaction, ephemeral=True)
+        ids = {
+            i
+            for r in rows
+            for i in (member_of(r.from_name), member_of(r.to_name), r.actor_id)
+            if i is not None
+        }
+        names = await member_names(interaction.guild, ids, stored)
         whose = "" if user is None else f"-user-{user.id}"
         name = f"ledger-season-{chosen.number}{whose}.csv"
         await send(
@@ -547,7 +586,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",
-            file=discord.File(io.BytesIO(ledger_csv(rows)), filename=name),
+            file=discord.File(io.BytesIO(ledger_csv(rows, names)), filename=name),
             ephemeral=True,
             allowed_mentions=_NONE,
         )

@@ -90,6 +90,17 @@ BY_APP_CHOICES = [app_commands.Choice(name=n, value=b) for b, n in BY_CHOICES.it
 _NONE = discord.AllowedMentions.none()
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
 def _guild_id(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage("The chip league lives in a server: use this there.")
@@ -143,32 +154,62 @@ class LeagueCog(commands.Cog, name="League"):
         guild_id = _guild_id(interaction)
         who = user or interaction.user
         async with self.bot.store.read() as tx:
-            wallet = await tx.find_wallet(guild_id, who.id)
             league = await tx.find_league(guild_id)
-        if wallet is None:
-            start = league.starting_chips if league else self.bot.settings.league.starting_chips
+            wallet = None if league is None else await tx.find_wallet(guild_id, who.id)
+            current = None if league is None else await tx.current_season(guild_id)
+            seasons = [] if league is None else await tx.seasons(guild_id)
+        start = league.starting_chips if league else self.bot.settings.league.starting_chips
+        # what they had: their final standing in the last ended season they played
+        had = ""
+        for season in reversed(seasons):
+            mine = [s for s in season.standings or () if s.user_id == who.id]
+            if mine:
+                field = len(season.standings or ())
+                had = (
+                    f" Season {season.number} ended with them at "
+                    f"**{format_chips(mine[0].balance)}** chips ({ordinal(mine[0].rank)} of "
+                    f"{field})."
+                )
+                break
+        if wallet is None and not had:
             text = (
                 f"{who.mention} has not played yet: the first seat at a table brings "
                 f"{format_chips(start)} chips."
             )
+        elif wallet is None:
+            assert current is not None
+            text = (
+                f"{who.mention} has no chips in season {current.number} yet: their first seat "
+                f"brings {format_chips(start)} chips." + had
+            )
         else:
-            text = f"{who.mention} has **{format_chips(wallet.balance)}** chips."
+            season_words = f" in season {current.number}" if current and current.number > 1 else ""
+            text = (
+                f"{who.mention} has **{format_chips(wallet.balance)}** chips{season_words}." + had
+            )
         await send(interaction, text, ephemeral=True, allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /rebuy
 
     @app_commands.command(
-        name="rebuy", description="Take the league's rebuy chips (counts against your net)"
+        name="rebuy",
+        description="Top your chips up to the league's rebuy amount (when below it; counts "
+        "against your net)",
     )
     @app_commands.guild_only()
     async def rebuy(self, interaction: discord.Interaction) -> None:
         guild_id = _guild_id(interaction)
-        async with self.bot.store.transaction() as tx:
-            entry = await tx.rebuy(guild_id, interaction.user.id)
-            balance = await tx.balance(entry.to_account)
-            league = await tx.league(guild_id)
-        minutes = league.rebuy_cooldown_seconds // 60
-        wait = f"; next rebuy in {minutes} min" if minutes else ""
+        if self.bot.service is not None:
+            # not while dealt into a hand in play (checked under the table's lock)
+            entry, balance = await self.bot.service.rebuy(guild_id, interaction.user.id)
+        else:
+            async with self.bot.store.transaction() as tx:
+                entry = await tx.rebuy(guild_id, interaction.user.id)
+                balance = await tx.balance(entry.to_account)
+        async with self.bot.store.read() as tx:
+            league = await tx.find_league(guild_id)
+        minutes = 0 if league is None else league.rebuy_cooldown_seconds // 60
+        wait = f"; next rebuy in {minutes} min at the earliest" if minutes else ""
         await send(
             interaction,
             f"{interaction.user.mention} rebuys **{format_chips(entry.amount)}** chips "

@@ -30,6 +30,7 @@ from bot.render.text import plural, safe_name
 from bot.store import NightError
 from bot.store.night_models import NIGHT_KINDS
 from bot.store.nights import chip_value_of
+from bot.tables.channels import check_channel, parent_channel
 from cogs._answer import arm_command, send
 from cogs._bank import BankDesk, BankRefusal, is_banker
 from cogs._night_items import NIGHT_ITEMS
@@ -120,6 +121,8 @@ class NightCog(commands.Cog, name="Night"):
                     "night of the bot's tables (anyone may start a bank night: "
                     "`/night start kind:bank`). Nothing was changed."
                 )
+            where = parent_channel(interaction.channel)  # a thread: the channel it is in
+            check_channel(league, interaction.channel_id, parent_id=where, what="Nights start")
             night = await tx.start_night(
                 guild_id, host_id=user, channel_id=interaction.channel_id, kind=kind
             )

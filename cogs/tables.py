@@ -26,7 +26,9 @@ from discord.ext import commands
 from bot.engine.cards import parse_card
 from bot.engine.errors import HomeGameError, InvalidConfig
 from bot.render.text import safe_name
+from bot.tables.channels import check_channel, parent_channel
 from bot.tables.errors import StaleAction
+from bot.tables.seating import TABLES_OPEN
 from cogs._answer import arm_command, defer, send
 from cogs._coalesce import PRIVATE_FIRST, Coalescer
 from cogs._delivery import (
@@ -181,6 +183,11 @@ class TablesCog(
             )
         if practice and computers is None:
             computers = PRACTICE_FILL - 1
+        parent = parent_channel(interaction.channel)
+        async with self.bot.store.read() as tx:
+            league = await tx.find_league(interaction.guild_id)
+        # outside the league's table channels: refused first (the service checks again)
+        check_channel(league, interaction.channel_id, parent_id=parent, what=TABLES_OPEN)
         missing = await self._missing_permissions(interaction)
         if missing:
             await reply(interaction, missing)
@@ -195,6 +202,7 @@ class TablesCog(
             practice=bool(practice),
             computers=computers if practice else None,
             verifiable=verifiable == "on",
+            parent_channel_id=parent,
         )
         self._guild_of[view.table_id] = view.guild_id
         sent = await send(

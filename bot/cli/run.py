@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -69,8 +70,11 @@ async def serve(settings: Settings) -> int:
     Route.BASE = settings.discord.api_base
     db_path = settings.database.path
     try:
-        if not db_path.parent.is_dir():
-            db_path.parent.mkdir(parents=True, exist_ok=True)
+        check_paths(settings)  # a mistyped path is refused here, not made into folders
+    except ConfigError as exc:
+        print(f"homegame: {exc.message}", file=sys.stderr)  # one line, as for bad settings
+        return 2
+    try:
         # checks the file first (quick_check, schema), backs it up before a migration
         store = await Store.open(db_path, backup_dir=settings.backup.dir)
     except (HomeGameError, OSError) as exc:
@@ -78,6 +82,8 @@ async def serve(settings: Settings) -> int:
         log.error("cannot open the database: %s", why)
         print(f"homegame: {why}", file=sys.stderr)
         return 2
+    # one line naming the file and what it holds: a wrong database shows at once
+    log.info("%s", (await store.summary()).line())
     relay = PublishRelay()
     service = TableService(store, subscriber=relay)
     bot = HomeGameBot(
@@ -115,6 +121,44 @@ async def serve(settings: Settings) -> int:
         await backups.stop()  # a backup being written is finished, not cut short
         await store.close()  # waits for the transaction in progress, then closes
     return status
+
+
+def check_paths(settings: Settings) -> None:
+    """The database's folder must exist (a mistyped ``database.path`` would otherwise start
+    an empty league in a folder made for it) and the backup folder must be a folder the
+    bot can write (made now if its parent exists), so a wrong path stops start-up with one
+    line instead of failing at the first backup. Raises :class:`ConfigError`."""
+    db_path = settings.database.path
+    folder = db_path.parent if str(db_path.parent) else Path(".")
+    if not folder.is_dir():
+        why = "is not a folder" if folder.exists() else "does not exist"
+        raise ConfigError(
+            f"database.path {db_path}: the folder {folder} {why}; create it or correct the"
+            " path. Nothing was created."
+        )
+    if not settings.backup.enabled:
+        return
+    backups = settings.backup.dir
+    if backups.exists() and not backups.is_dir():
+        raise ConfigError(
+            f"backup.dir {backups} is a file, not a folder: name a folder for the daily"
+            " backups (or set backup.enabled = false). Nothing was created."
+        )
+    if not backups.exists():
+        parent = backups.parent if str(backups.parent) else Path(".")
+        if not parent.is_dir():
+            raise ConfigError(
+                f"backup.dir {backups}: the folder {parent} does not exist; create it or"
+                " correct the path. Nothing was created."
+            )
+        try:
+            backups.mkdir()
+        except OSError as exc:
+            raise ConfigError(f"backup.dir {backups} cannot be made: {exc.strerror}") from None
+    if not os.access(backups, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"backup.dir {backups} cannot be written by this user (uid {os.getuid()})"
+        )
 
 
 def _report_stop(exc: BaseException | None, settings: Settings) -> int:

@@ -1,15 +1,17 @@
 """The ledger as CSV: one row per ledger entry, in id order.
 
-Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason``; ``time`` is ISO
-8601 in UTC, accounts are ``house``, ``pot:<table>`` or ``user:<id>``, empty cells for
-what an entry has not got.
+Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, from_name, to_name,
+actor_name``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>`` or
+``user:<id>``, empty cells for what an entry has not got. The ``*_name`` columns name the
+members as they are now (given by the caller: their server names when the export is made),
+beside the ids, which stay: a name changes, an id does not.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
 from bot.store.stats import LedgerRow
@@ -25,6 +27,9 @@ COLUMNS: tuple[str, ...] = (
     "hand",
     "actor",
     "reason",
+    "from_name",
+    "to_name",
+    "actor_name",
 )
 
 
@@ -36,8 +41,39 @@ def _cell(value: int | str | None) -> str:
     return "" if value is None else str(value)
 
 
-def ledger_csv(rows: Iterable[LedgerRow]) -> bytes:
-    """UTF-8 CSV text (with a header row) of ``rows``."""
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as a formula at the start of a cell (a name is anyone's text)."""
+
+
+def _text_cell(text: str) -> str:
+    """A member's name as a cell: never a formula when the file is opened in a spreadsheet."""
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def member_of(label: str) -> int | None:
+    """The user id of an account label (``user:<id>``), None for the house or a pot.
+
+    >>> member_of("user:42"), member_of("pot:3"), member_of("house")
+    (42, None, None)
+    """
+    if label.startswith("user:") and label[5:].lstrip("-").isdigit():
+        return int(label[5:])
+    return None
+
+
+def _name(label: str, names: Mapping[int, str]) -> str:
+    user_id = member_of(label)
+    if user_id is not None:
+        return _text_cell(names.get(user_id, ""))
+    if label.startswith("pot:"):
+        return f"table #{label.removeprefix('pot:')} pot"
+    return label  # the house
+
+
+def ledger_csv(rows: Iterable[LedgerRow], names: Mapping[int, str] | None = None) -> bytes:
+    """UTF-8 CSV text (with a header row) of ``rows``; ``names``: user id -> the member's
+    name now (a member missing from it gets an empty name cell)."""
+    known: Mapping[int, str] = names or {}
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -54,6 +90,9 @@ def ledger_csv(rows: Iterable[LedgerRow]) -> bytes:
                 _cell(r.hand_id),
                 _cell(r.actor_id),
                 _cell(r.reason),
+                _name(r.from_name, known),
+                _name(r.to_name, known),
+                "" if r.actor_id is None else _text_cell(known.get(r.actor_id, "")),
             ]
         )
     return buf.getvalue().encode("utf-8")

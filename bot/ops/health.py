@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.store.db import migrations
+from bot.store.preflight import read_only_uri
+from bot.store.summary import DatabaseSummary, summarize
 
 DEFAULT_MAX_AGE = 120.0
 
@@ -23,10 +25,13 @@ class Unhealthy(Exception):
 class Health:
     schema_version: int
     heartbeat_age: float
+    summary: DatabaseSummary | None = None
+    """What the database holds (the figures ``run`` logs at start-up)."""
 
     def line(self) -> str:
+        held = "" if self.summary is None else f": {self.summary.figures()}"
         return (
-            f"healthy: database ok (schema {self.schema_version}), "
+            f"healthy: database ok (schema {self.schema_version}){held}; "
             f"heartbeat {self.heartbeat_age:.0f} s ago"
         )
 
@@ -62,6 +67,18 @@ def check_database(db_path: Path) -> int:
     return version
 
 
+def database_summary(db_path: Path, version: int) -> DatabaseSummary:
+    """The members and hands of the (checked) database at ``db_path``, read-only."""
+    try:
+        db = sqlite3.connect(read_only_uri(db_path), uri=True, timeout=5)
+        try:
+            return summarize(db, db_path, version)
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise Unhealthy(f"database {db_path} is unreadable: {exc}") from None
+
+
 def heartbeat_age(path: Path, now: float) -> float:
     """Seconds since the bot last wrote ``path``; raises Unhealthy if it never did."""
     try:
@@ -86,4 +103,4 @@ def check(db_path: Path, *, max_age: float = DEFAULT_MAX_AGE, now: float | None 
     age = heartbeat_age(beat_file, time.time() if now is None else now)
     if age > max_age:
         raise Unhealthy(f"last gateway heartbeat {age:.0f} s ago (limit {max_age:.0f} s)")
-    return Health(version, max(age, 0.0))
+    return Health(version, max(age, 0.0), database_summary(db_path, version))

@@ -316,6 +316,31 @@ CHIPS = Part(
             "minus every chip removed. A hand never makes or loses a chip (`/audit` checks "
             "it).",
         ),
+        Rule(
+            "5.3",
+            "**Rebuy**: `/rebuy` tops a member's wallet up to the league's rebuy amount "
+            "(1,000 unless the league says otherwise; 0 turns rebuys off). It is for a member "
+            "below that amount, a busted one (0 chips) included; at or above it the rebuy is "
+            "refused and nothing changes. At most one rebuy per the league's cooldown (a day "
+            "by default), and only between hands: a player dealt into a hand being played "
+            "rebuys when it ends (table stakes). The ledger entry is the chips added; rebuys "
+            "count against the member's net result.",
+        ),
+    ),
+)
+
+TIME = Part(
+    "Time to act",
+    (
+        Rule(
+            "5.4",
+            "Each decision (a lay-down or discard window, a turn to bet) has "
+            "`decision_seconds`: between 10 and 600 seconds, 45 by default. A league takes "
+            "each game's time from the bot's config file when it starts (`[league]` "
+            "`decision_seconds`, or a game's own `<game>_decision_seconds`); a table "
+            "command's `decision_seconds` option sets it for that table. When it runs out, "
+            "the game's default action is taken.",
+        ),
     ),
 )
 
@@ -434,7 +459,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("2", "Zoot: the ranking", (ZOOT_RANKING,), ()),
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
-    ("5", "Chips", (CHIPS,), ()),
+    ("5", "Chips", (CHIPS, TIME), ()),
     *rulebook_flop.SECTIONS,
     ("7", "The night and the settle-up", (NIGHT,), ()),
     (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.errors import StoreError
+from bot.store.models import LeagueDefaults
 
 Params = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
@@ -96,6 +97,10 @@ class TxBase:
     A ``Tx`` is only valid inside its ``async with store.transaction()`` block; using it
     afterwards raises :class:`StoreError` rather than writing outside any transaction.
     """
+
+    league_defaults: LeagueDefaults = LeagueDefaults()
+    """What a league created in this transaction starts with (the store's, see
+    :attr:`bot.store.Store.league_defaults`)."""
 
     def __init__(
         self,

@@ -41,9 +41,11 @@ from bot.store.audit import AuditReport, run_audit
 from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import StoreError
 from bot.store.migrate import migrate_schema, migrations, user_version
+from bot.store.models import LeagueDefaults
 from bot.store.nights import NightOps
 from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri, writable
 from bot.store.stats import StatsOps
+from bot.store.summary import SUMMARY_SQL, DatabaseSummary
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +96,12 @@ class Store:
         """Migrations this open applied (empty when the schema was already current)."""
         self.pre_migration_backup: Path | None = None
         """The copy taken before this open migrated an existing database (None: none)."""
+        self.created = False
+        """This open created the database file (it did not exist, or was empty)."""
+        self.league_defaults = LeagueDefaults()
+        """What a league created from now on starts with: the config file's ``[league]``
+        section once the bot sets it (:class:`bot.app.HomeGameBot`), else the built-in
+        defaults."""
 
     @classmethod
     async def open(
@@ -137,6 +145,7 @@ class Store:
             hint = "; is the file or its folder read-only?" if "readonly" in str(exc) else ""
             raise DatabaseFileError(f"{path}: {exc}{hint}") from None
         store.pre_migration_backup = saved
+        store.created = found is None
         return store
 
     @classmethod
@@ -258,6 +267,7 @@ class Store:
                 await self._db.execute(begin)
                 tx = Tx(self._db, self._clock)
                 tx._begun = True
+            tx.league_defaults = self.league_defaults
             try:
                 yield tx
             except BaseException:
@@ -356,6 +366,21 @@ class Store:
         ck = self.checkpointer
         if ck is not None and ck.take_finish():
             await self._db._execute(finish_checkpoint, self._db._conn)  # type: ignore[no-untyped-call]
+
+    async def summary(self) -> DatabaseSummary:
+        """The file, its schema version, how many members and hands it holds (the line
+        ``run`` logs at start-up, :mod:`bot.store.summary`)."""
+        async with self.read() as tx:
+            row = await tx._one(SUMMARY_SQL)
+        assert row is not None
+        return DatabaseSummary(
+            path=self.path.absolute(),
+            schema_version=self.schema_version,
+            leagues=int(row["leagues"]),
+            members=int(row["members"]),
+            hands=int(row["hands"]),
+            created=self.created,
+        )
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:
         """Run the audit (see :mod:`bot.store.audit`) on a consistent view."""

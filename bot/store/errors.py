@@ -20,6 +20,7 @@ __all__ = [
     "NotFound",
     "Overdraft",
     "RebuyCooldown",
+    "RebuyNotNeeded",
     "SeasonError",
     "SeatTaken",
     "SeatedElsewhere",
@@ -84,8 +85,27 @@ class RebuyCooldown(StoreError):
     """A rebuy asked for before the league's cooldown has passed."""
 
     def __init__(self, seconds_left: int) -> None:
-        super().__init__(f"next rebuy possible in {seconds_left} s")
+        minutes, seconds = divmod(seconds_left, 60)
+        wait = (
+            f"{minutes} min {seconds} s"
+            if minutes and seconds
+            else (f"{minutes} min" if minutes else f"{seconds} s")
+        )
+        super().__init__(f"Your next rebuy is possible in {wait}. Nothing changed.")
         self.seconds_left = seconds_left
+
+
+class RebuyNotNeeded(StoreError):
+    """A rebuy asked for by a member whose wallet holds the rebuy amount or more: a rebuy
+    tops a short (or busted) wallet up to the amount, it never adds to a full one."""
+
+    def __init__(self, balance: int, amount: int) -> None:
+        super().__init__(
+            f"You have {balance:,} chips: a rebuy is for a member below {amount:,}, and tops"
+            f" them up to {amount:,}. Nothing changed."
+        )
+        self.balance = balance
+        self.amount = amount
 
 
 class Overdraft(InsufficientChips, StoreError):

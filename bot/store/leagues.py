@@ -11,7 +11,7 @@ from bot.league.settle import parse_chip_value
 from bot.league.when import check_timezone
 from bot.store._base import UNSET, TxBase, dump_json, load_json
 from bot.store.errors import NotFound
-from bot.store.models import GAMES, League, Season, Standing
+from bot.store.models import SETTINGS_GAMES, League, Season, Standing
 
 _LEAGUE_INTS = ("starting_chips", "rebuy_amount", "rebuy_cooldown_seconds")
 
@@ -59,6 +59,15 @@ def _non_negative_int(field: str, value: Any) -> int:
     return value
 
 
+def _game_settings(value: object) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidConfig("game_settings", "must map a game name to its settings")
+    unknown = sorted(set(value) - SETTINGS_GAMES)
+    if unknown:
+        raise InvalidConfig("game_settings", f"unknown game {unknown[0]!r}")
+    return {str(k): v for k, v in value.items()}
+
+
 class LeagueOps(TxBase):
     async def find_league(self, guild_id: int) -> League | None:
         row = await self._one("SELECT * FROM leagues WHERE guild_id = ?", (guild_id,))
@@ -66,14 +75,27 @@ class LeagueOps(TxBase):
 
     async def league(self, guild_id: int) -> League:
         """The guild's league, created with the defaults (and its house account and season 1)
-        the first time it is asked for: a league exists from its first table (DESIGN.md)."""
+        the first time it is asked for: a league exists from its first table (DESIGN.md).
+        The defaults are the store's :attr:`league_defaults` (the config file's
+        ``[league]`` section when the bot runs)."""
         found = await self.find_league(guild_id)
         if found is not None:
             return found
         now = self.now()
+        new = self.league_defaults
         await self._insert(
-            "INSERT INTO leagues (guild_id, created_at, updated_at) VALUES (?, ?, ?)",
-            (guild_id, now, now),
+            "INSERT INTO leagues (guild_id, starting_chips, rebuy_amount,"
+            " rebuy_cooldown_seconds, game_settings, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                _non_negative_int("starting_chips", new.starting_chips),
+                _non_negative_int("rebuy_amount", new.rebuy_amount),
+                _non_negative_int("rebuy_cooldown_seconds", new.rebuy_cooldown_seconds),
+                dump_json(_game_settings(new.game_settings)),
+                now,
+                now,
+            ),
         )
         await self._insert(
             "INSERT INTO seasons (guild_id, number, started_at) VALUES (?, 1, ?)", (guild_id, now)
@@ -113,12 +135,7 @@ class LeagueOps(TxBase):
             if value is not UNSET:
                 changes[name] = _non_negative_int(name, value)
         if game_settings is not UNSET:
-            if not isinstance(game_settings, Mapping):
-                raise InvalidConfig("game_settings", "must map a game name to its settings")
-            unknown = sorted(set(game_settings) - GAMES)
-            if unknown:
-                raise InvalidConfig("game_settings", f"unknown game {unknown[0]!r}")
-            changes["game_settings"] = dump_json(dict(game_settings))
+            changes["game_settings"] = dump_json(_game_settings(game_settings))
         if admin_role_id is not UNSET:
             if admin_role_id is not None and type(admin_role_id) is not int:
                 raise InvalidConfig("admin_role_id", f"not a role id: {admin_role_id!r}")

@@ -14,6 +14,7 @@ from bot.store.errors import (
     NotFound,
     Overdraft,
     RebuyCooldown,
+    RebuyNotNeeded,
     SeasonError,
     StoreError,
 )
@@ -211,12 +212,18 @@ class LedgerOps(LeagueOps):
         return None if row is None else row["at"]
 
     async def rebuy(self, guild_id: int, user_id: int) -> LedgerEntry:
-        """The member takes the league's rebuy amount from the house, at most once per
-        ``rebuy_cooldown_seconds`` (raises :class:`RebuyCooldown` with the time left)."""
+        """Top the member's wallet up to the league's rebuy amount from the house (ledger
+        ``rebuy`` of the difference; rules §5.3 in docs/rules.md). Only for a member below
+        that amount (a busted one holds 0): at or above it, :class:`RebuyNotNeeded`; at
+        most once per ``rebuy_cooldown_seconds`` (:class:`RebuyCooldown` with the time
+        left). Whether a hand is in play is the table service's to check (a rebuy is
+        between hands)."""
         league = await self.league(guild_id)
         if league.rebuy_amount <= 0:
-            raise StoreError("rebuys are off in this league")
+            raise StoreError("Rebuys are off in this league. Nothing changed.")
         wallet = await self.wallet(guild_id, user_id)
+        if wallet.balance >= league.rebuy_amount:
+            raise RebuyNotNeeded(wallet.balance, league.rebuy_amount)
         last = await self.last_rebuy_at(wallet.id)
         if last is not None:
             left = last + league.rebuy_cooldown_seconds - self.now()
@@ -224,7 +231,12 @@ class LedgerOps(LeagueOps):
                 raise RebuyCooldown(left)
         house = await self.house(guild_id)
         return await self.transfer(
-            house.id, wallet.id, league.rebuy_amount, "rebuy", actor_id=user_id, reason="rebuy"
+            house.id,
+            wallet.id,
+            league.rebuy_amount - wallet.balance,
+            "rebuy",
+            actor_id=user_id,
+            reason=f"rebuy: topped up to {league.rebuy_amount}",
         )
 
     async def balance(self, account_id: int) -> int:

@@ -13,6 +13,8 @@ HandStatus = Literal["running", "finished", "voided"]
 GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha", "stud"})
 MIXED_GAMES: frozenset[str] = frozenset({"horse", "dealers-choice"})
 """Tables whose game changes between hands; each hand is stored as the game dealt."""
+SETTINGS_GAMES: frozenset[str] = GAMES | MIXED_GAMES | {"stud-hi-lo"}
+"""The keys of a league's game settings: every table command's game, Stud Hi-Lo apart."""
 TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
 LEDGER_KINDS: frozenset[str] = frozenset(
     {
@@ -34,6 +36,18 @@ LEDGER_KINDS: frozenset[str] = frozenset(
 )
 POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "blind", "bet", "match"})
 """Kinds of a chip move from a wallet into a pot; the other way is award, refund or void."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueDefaults:
+    """What a league starts with when it is created (its first table): the config file's
+    ``[league]`` section (``bot.config.LeagueSettings.defaults``); without one, the
+    database's column defaults and each game's own stakes."""
+
+    starting_chips: int = 1000
+    rebuy_amount: int = 1000
+    rebuy_cooldown_seconds: int = 86_400
+    game_settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ class ForgetReport:
     names: tuple[str, ...]
     """The names that were found and replaced (sorted)."""
     tables: int
-    """Saved tables whose state named the member."""
+    """Saved tables whose state named the member (closed ones and open ones)."""
     histories: int
     """Hand histories that named the member."""
     dm_links: int
@@ -50,6 +50,15 @@ class ForgetReport:
             f"Ledger: {self.ledger_rows} entries kept with their amounts (the audit still "
             "balances); the wallet keeps its balance under the member's Discord id."
         )
+
+
+def replace_names(text: str, names: Iterable[str]) -> str:
+    """``text`` with each of ``names`` (whole names only) replaced by :data:`FORGOTTEN`.
+
+    >>> replace_names("bob shows A♠ K♠; bobby folds", ["bob"])
+    'forgotten member shows A♠ K♠; bobby folds'
+    """
+    return _replace_names(text, names)
 
 
 def _replace_names(text: str, names: Iterable[str]) -> str:
@@ -98,13 +107,28 @@ def _forget_in_history(history: str, names: set[str]) -> str:
     return _PHH_PLAYERS.sub(players, history)
 
 
-async def forget_member(
-    tx: TxBase, guild_id: int, user_id: int, *, names: Iterable[str] = ()
-) -> ForgetReport:
-    """Replace every stored name of ``user_id`` in ``guild_id``'s league (the ones the
-    tables saved for them, plus ``names``: their current Discord names) and clear their DM
-    ids; keep the ledger. Refused, with nothing changed, while they sit at an open table
-    (its live state in memory would write their name back)."""
+async def stored_names(tx: TxBase, guild_id: int) -> dict[int, str]:
+    """Each member's name as the league's tables last stored it (the newest table that
+    seated them wins; "forgotten member" after ``/league forget``)."""
+    rows = await tx._all(
+        "SELECT j.key AS user_id, j.value AS name FROM tables t,"
+        " json_each(t.snapshot, '$.names') j"
+        " WHERE t.guild_id = ? AND t.snapshot IS NOT NULL AND json_valid(t.snapshot)"
+        " ORDER BY t.id",
+        (guild_id,),
+    )
+    out: dict[int, str] = {}
+    for row in rows:
+        try:
+            out[int(row["user_id"])] = str(row["name"])
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+async def refuse_if_seated(tx: TxBase, guild_id: int, user_id: int) -> None:
+    """:class:`StoreError` while the member sits at an open table of the server: the table
+    shows their name while they play (they leave it, or are kicked, first)."""
     live = await tx._one(
         "SELECT t.id FROM seats s JOIN tables t ON t.id = s.table_id"
         " WHERE t.guild_id = ? AND s.user_id = ? AND t.status <> 'closed' LIMIT 1",
@@ -112,9 +136,27 @@ async def forget_member(
     )
     if live is not None:
         raise StoreError(
-            f"that member still sits at table #{live[0]}: they leave it (or /table kick) "
+            f"That member still sits at table #{live[0]}: they leave it (or /table kick) "
             "first. Nothing was changed."
         )
+
+
+async def forget_member(
+    tx: TxBase,
+    guild_id: int,
+    user_id: int,
+    *,
+    names: Iterable[str] = (),
+    open_tables: int = 0,
+) -> ForgetReport:
+    """Replace every stored name of ``user_id`` in ``guild_id``'s league (the ones the
+    tables saved for them, plus ``names``: their current Discord names) and clear their DM
+    ids; keep the ledger. Refused, with nothing changed, while they sit at an open table
+    (its live state in memory would write their name back). The open tables they left are
+    the table service's to rewrite first (their state is in memory):
+    :meth:`bot.tables.service.TableService.forget_names`, whose count ``open_tables`` adds
+    to the report's tables."""
+    await refuse_if_seated(tx, guild_id, user_id)
     tables = await tx._all(
         "SELECT id, snapshot FROM tables WHERE guild_id = ? AND status = 'closed'"
         " AND snapshot IS NOT NULL",
@@ -162,7 +204,7 @@ async def forget_member(
     return ForgetReport(
         user_id=user_id,
         names=tuple(sorted(found)),
-        tables=changed_tables,
+        tables=changed_tables + open_tables,
         histories=histories,
         dm_links=dm_links,
         ledger_rows=int(ledger[0]) if ledger is not None else 0,

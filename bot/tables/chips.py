@@ -83,6 +83,43 @@ class TableChips:
                     return entry, await tx.balance(entry.from_account)
         raise TableClosed("the member's table changed while taking chips: try again")
 
+    async def rebuy(self, guild_id: int, user_id: int) -> tuple[LedgerEntry, int]:
+        """``/rebuy``: top the member's wallet up to the league's rebuy amount (see
+        :meth:`bot.store.Tx.rebuy`); returns the entry and the balance after it.
+
+        Rule (rules §5.3 in docs/rules.md): a rebuy is between hands. A member dealt into
+        a hand being played at a live league table is refused with :class:`ChipsInPlay`
+        naming the table, and nothing changes (table stakes: nobody adds chips during a
+        hand); once it ends they may rebuy, and the next hand is dealt on the wallet as it
+        is then. The check and the rebuy run under the table's lock."""
+        for _ in range(3):
+            async with self.store.read() as tx:
+                table_id = await tx.league_table_of(guild_id, user_id)
+            if table_id is None:
+                async with self.store.transaction() as tx:
+                    entry = await tx.rebuy(guild_id, user_id)
+                    return entry, await tx.balance(entry.to_account)
+            try:
+                await self._get(table_id)
+            except TableClosed:
+                continue
+            async with self._lock(table_id):
+                live = self._tables.get(table_id)
+                info = None if live is None else live.seat_of(user_id)
+                if live is None or info is None or live.status == "closed":
+                    continue  # they left that table meanwhile: look again
+                fam = live.family
+                if fam.hand_running and fam.in_hand(info.seat_no):
+                    raise ChipsInPlay(
+                        f"You play hand {live.hand_number} at table #{live.id} in "
+                        f"<#{live.channel_id}>: a rebuy is between hands, so ask again when "
+                        "it ends. Nothing changed."
+                    )
+                async with self.store.transaction() as tx:
+                    entry = await tx.rebuy(guild_id, user_id)
+                    return entry, await tx.balance(entry.to_account)
+        raise TableClosed("your table changed while rebuying: try again")
+
     async def _settle_short_wallet(self, table_id: int, short: Overdraft) -> str | None:
         """A payment of the hand failed: a wallet holds fewer chips than the game knows of
         (chips left it outside the game, which ``/chips take`` refuses, see

@@ -299,6 +299,27 @@ def make_family(
     )
 
 
+LEAGUE_SETTINGS_GAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "stud-hi-lo": ("stud", {"split": "hi-lo"}),
+}
+"""A league's game settings are kept per game key, and per split where the splits are two
+commands' worth of defaults: ``stud-hi-lo`` holds what ``/stud split:hi-lo`` starts with."""
+
+
+def league_settings_key(game: str, options: Mapping[str, Any]) -> str:
+    """Which of the league's game settings a new table of ``game`` with ``options`` takes."""
+    if game == "stud" and options.get("split") == "hi-lo":
+        return "stud-hi-lo"
+    return game
+
+
+def check_league_settings(key: str, settings: Mapping[str, Any]) -> None:
+    """Raise the game's :class:`InvalidConfig` if a table could not open with these league
+    settings of ``key`` (a game key or one of :data:`LEAGUE_SETTINGS_GAMES`)."""
+    game, options = LEAGUE_SETTINGS_GAMES.get(key, (key, {}))
+    make_family(game, options, settings)
+
+
 def load_family(
     game: str, rules: Mapping[str, Any], session: Mapping[str, Any] | None
 ) -> GameFamily:

@@ -55,6 +55,8 @@ class LiveTable:
     balances: dict[int, int] = field(default_factory=dict)
     recent: list[str] = field(default_factory=list)
     result: str | None = None
+    closing: str | None = None
+    """Once closed: the closing post (what went back, each player's balance after it)."""
     accounts: TableAccounts | None = None
     """Cached ids of the season, the pot and the seated players' wallets (see
     :meth:`TableService._accounts`); dropped with the table on any failure."""

@@ -10,9 +10,10 @@ from typing import Any
 
 from bot.engine.errors import IllegalAction
 from bot.engine.shuffle import new_seed
-from bot.store import ActionRecord, SeatedElsewhere, Store, Tx
+from bot.store import ActionRecord, LedgerEntry, SeatedElsewhere, Store, Tx
+from bot.tables.channels import check_channel
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
-from bot.tables.games import make_family
+from bot.tables.games import league_settings_key, make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
 from bot.tables.views import TableView
 
@@ -20,6 +21,9 @@ PRACTICE_NOT_VERIFIABLE = (
     "A practice table keeps no hand in /history, so it could never publish its seeds:"
     " open it without verifiable:on. Nothing changed."
 )
+
+TABLES_OPEN = "Tables open"
+"""How a refusal outside the league's table channels begins (bot/tables/channels.py)."""
 
 
 class TableSeating:
@@ -53,17 +57,22 @@ class TableSeating:
         computers: int | None = None,
         seat_host: bool = True,
         verifiable: bool = False,
+        parent_channel_id: int | None = None,
     ) -> TableView:
         """Open a table with the league's defaults under ``options`` (InvalidConfig if the
         engine's rules refuse them); the host is seated. A practice table gets one computer
         opponent unless ``computers`` says otherwise. ``verifiable``: each hand is dealt
-        from a seed whose SHA-256 the table shows first (bot/engine/shuffle.py)."""
+        from a seed whose SHA-256 the table shows first (bot/engine/shuffle.py). Outside the
+        league's table channels (``parent_channel_id``: the channel a thread is in)
+        :class:`WrongChannel`."""
         n_computers = (1 if practice else 0) if computers is None else computers
         if verifiable and practice:
             raise NotAllowed(PRACTICE_NOT_VERIFIABLE)
         async with self.store.transaction() as tx:
             league = await tx.league(guild_id)
-            settings = league.game_settings.get(game) if game in league.game_settings else None
+            check_channel(league, channel_id, parent_id=parent_channel_id, what=TABLES_OPEN)
+            key = league_settings_key(game, options or {})
+            settings = league.game_settings.get(key)
             family = make_family(game, dict(options or {}), settings)
             if seat_host and 1 + n_computers > family.max_players:
                 raise TableFull(f"at most {family.max_players} players at this table")
@@ -258,15 +267,21 @@ class TableSeating:
         if not may_manage and actor_id != live.host_id:
             raise NotAllowed("only the table's host or a league manager may do that")
 
-    async def end(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
+    async def end(
+        self, table_id: int, actor_id: int, *, may_manage: bool, announce: bool = True
+    ) -> TableView:
         """Close the table (RULES 1.10). From the moment the close is asked for (checked
         first: a refused close changes nothing) no game is dealt there: a timer that wakes
         meanwhile (the next game's) waits behind it and finds the table closed. A game
-        being played is voided; the pot standing goes back to whoever paid it in."""
+        being played is voided; the pot standing goes back to whoever paid it in. The
+        closing post is the view's ``closing``; ``announce=False``: the caller posts it
+        (``/table end`` answers with it), it is not announced too."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
-            await self._close(live, tx, step, actor_id=actor_id, reason="table ended")
+            await self._close(
+                live, tx, step, actor_id=actor_id, reason="table ended", announce=announce
+            )
 
         self._may_manage(await self._get(table_id), actor_id, may_manage)
         self._closing.add(table_id)
@@ -294,34 +309,78 @@ class TableSeating:
         return view
 
     async def _close(
-        self, live: LiveTable, tx: Tx, step: Step, *, actor_id: int | None, reason: str
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        *,
+        actor_id: int | None,
+        reason: str,
+        announce: bool = True,
     ) -> None:
+        """Close the table: the hand being played is voided, the pot standing goes back to
+        whoever paid it in (RULES 1.10), each player's balance is read after that, and ONE
+        closing post says all of it (:attr:`LiveTable.closing`, shown on the closed view;
+        announced in the channel unless the caller answers with it, ``announce=False``)."""
         await self._flush(live, tx, step)
+        said: list[str] = []
         if live.hand_id is not None and live.family.hand_running:
             entries = await tx.void_hand(live.hand_id, reason=reason, actor_id=actor_id)
             live.family.void()
             live.hand_id = None
             moved = sum(e.amount for e in entries)
             text = (
-                f"Hand {live.hand_number} voided as the table closed: its {moved} chips went back"
+                f"Hand {live.hand_number} voided as the table closed: its {moved:,} chips went back"
             )
-            step.announcements.append(text)
+            said.append(text + ".")
             live.recent.append(text)
             step.touched.update(i.user_id for i in live.seats.values())
         refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
-        for r in refunds:
-            step.announcements.append(
-                f"{r.amount} chips from the pot go back (rules §1.10 in docs/rules.md)"
-            )
         back = sum(r.amount for r in refunds)
+        if back:
+            said.append(
+                f"The pot's {back:,} chips went back to whoever paid them in"
+                " (rules §1.10 in docs/rules.md)."
+            )
+        elif not said:
+            said.append("No chips were in the pot.")
         # the table message's last words: the table closed and what went back
         live.recent.append(
-            f"Table closed: the pot's {back} chips went back to whoever paid them in"
+            f"Table closed: the pot's {back:,} chips went back to whoever paid them in"
             if back
             else "Table closed: no chips were left in the pot"
         )
         del live.recent[:-RECENT]
+        balances = await self._closing_balances(live, tx, refunds)
+        if balances:
+            said.append("Balances: " + " · ".join(balances) + ".")
+        why = " Everyone left." if reason == "everyone left" else ""
+        live.closing = f"Table #{live.id} is closed.{why} " + " ".join(said)
+        if announce:
+            step.announcements.append(live.closing)
         step.closed = True
+
+    async def _closing_balances(
+        self, live: LiveTable, tx: Tx, refunds: list[LedgerEntry]
+    ) -> list[str]:
+        """Each player's wallet after the close's refunds ("alice 1,020"), seated players
+        first, then anyone else the pot paid back; the seats show these balances too. A
+        practice table moves no league chips: nothing to say."""
+        if live.practice:
+            return []
+        users = [i.user_id for _, i in sorted(live.seats.items()) if not i.is_computer]
+        for r in refunds:
+            account = await tx.account(r.to_account)
+            if account.user_id is not None and account.user_id not in users:
+                users.append(account.user_id)
+        out = []
+        for uid in users:
+            wallet = await tx.find_wallet(live.guild_id, uid)
+            if wallet is None:
+                continue
+            live.balances[uid] = wallet.balance
+            out.append(f"{live.names.get(uid, f'player {uid}')} {wallet.balance:,}")
+        return out
 
     async def void_hand(self, table_id: int, actor_id: int, *, may_manage: bool) -> TableView:
         """Void the running hand: everyone gets back what they put into it."""

@@ -15,7 +15,8 @@ next one's schedule, and :meth:`TableService.act`); the rest of the service is i
 inherits: :mod:`bot.tables.live` (the table in memory), :mod:`bot.tables.writes` (one round
 trip per mutation), :mod:`bot.tables.viewing` (the committed views and reads),
 :mod:`bot.tables.seating` (sitting, leaving, the host's controls),
-:mod:`bot.tables.computers`, :mod:`bot.tables.timers` and :mod:`bot.tables.chips`.
+:mod:`bot.tables.computers`, :mod:`bot.tables.timers`, :mod:`bot.tables.chips` and
+:mod:`bot.tables.privacy`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.tables.choices import TableChoices
 from bot.tables.computers import TableComputers
 from bot.tables.errors import NotSeated, StaleAction, TableClosed, UnpayableHand
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, Step
+from bot.tables.privacy import TablePrivacy
 from bot.tables.seating import TableSeating
 from bot.tables.timers import TableTimers
 from bot.tables.viewing import TableViewing
@@ -62,6 +64,7 @@ class TableService(
     TableSeating,
     TableWrites,
     TableChoices,
+    TablePrivacy,
 ):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 

@@ -74,8 +74,9 @@ class TableViewing:
         for seat, info in sorted(live.seats.items()):
             show = fam.seat_show(seat)
             stack = show.stack
-            if stack is None:
-                stack = live.balances.get(info.user_id, 0)
+            if stack is None or (live.status == "closed" and not live.practice):
+                # closed: the wallet after the pot went back, not the last hand's stack
+                stack = live.balances.get(info.user_id, 0 if stack is None else stack)
             status = show.status
             if not running or status == "waiting":
                 status = "away" if info.away else "waiting"
@@ -129,6 +130,7 @@ class TableViewing:
             mixed=fam.mixed(),
             verifiable=live.verifiable,
             **_commitment(live),
+            closing=live.closing if live.status == "closed" else None,
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:

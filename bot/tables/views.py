@@ -64,6 +64,8 @@ class TableView:
     """A verifiable table's SHA-256 of the seed of hand ``commitment_hand``: the hand being
     played, else the next one (shown before its deal). Never the seed itself."""
     commitment_hand: int = 0
+    closing: str | None = None
+    """A closed table's closing post: what went back and each player's balance after it."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -129,6 +129,8 @@ class FakeMember:
     user: FakeUser
     roles: list[FakeRole] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
+    nick: str | None = None
+    """The member's server nickname (their display name there), None: their own name."""
 
     @property
     def permissions(self) -> int:
@@ -147,7 +149,7 @@ class FakeMember:
         data: JSON = {
             "roles": [str(r.id) for r in self.roles],
             "joined_at": self.joined_at,
-            "nick": None,
+            "nick": self.nick,
             "avatar": None,
             "deaf": False,
             "mute": False,

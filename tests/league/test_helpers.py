@@ -75,6 +75,9 @@ def test_csv_has_the_columns_and_one_row_per_entry() -> None:
         "",
         "",
         "starting chips",
+        "house",
+        "",
+        "",
     ]
     assert parsed[2][:8] == ["2", "1970-01-01T00:01:00Z", "user:5", "pot:3", "10", "ante", "3", "7"]
 

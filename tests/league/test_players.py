@@ -17,19 +17,24 @@ PNG = b"\x89PNG\r\n\x1a\n"
 async def test_rebuy_is_a_ledger_entry_that_counts_against_net(
     world: World, bot: HomeGameBot, store: Store
 ) -> None:
+    async with store.transaction() as tx:
+        await tx.take(world.guild.id, world.bob.id, 600, actor_id=world.alice.id, reason="lost")
     reply = await (await world.fake.invoke(world.bob, world.channel, "rebuy")).response()
-    assert (
-        reply.ephemeral and "rebuys **1,000**" in reply.content and "balance 2,000" in reply.content
-    )
+    assert reply.ephemeral and "rebuys **600**" in reply.content
+    assert "balance 1,000" in reply.content
     count = await ledger_count(store)
+    async with store.transaction() as tx:
+        await tx.take(world.guild.id, world.bob.id, 100, actor_id=world.alice.id, reason="lost")
+    count += 1
     again = await (await world.fake.invoke(world.bob, world.channel, "rebuy")).response()
-    assert again.ephemeral and "next rebuy possible in" in again.content
+    assert again.ephemeral and "next rebuy is possible in" in again.content
     assert await ledger_count(store) == count
     async with store.read() as tx:
         rebuy = (await tx.entries(guild_id=world.guild.id, kind="rebuy"))[0]
-    assert rebuy.actor_id == world.bob.id and rebuy.amount == 1000
+    assert rebuy.actor_id == world.bob.id and rebuy.amount == 600
     board = await (await world.fake.invoke(world.bob, world.channel, "leaderboard")).response()
-    assert f"1. <@{world.bob.id}>: net +0 · balance 2,000" in board.content
+    # takes and rebuys are both "received": no chip was won or lost at a table
+    assert f"<@{world.bob.id}>: net +0 · balance 900" in board.content
 
 
 async def test_leaderboard_25_players_three_pages_next_prev_and_after_a_restart(

@@ -180,16 +180,17 @@ async def test_rule_5_1_grant_and_take_need_reason_and_keep_actor(store: Store) 
 
 async def test_rebuy_respects_league_cooldown(store: Store, clock: Clock) -> None:
     async with store.transaction() as tx:
-        await tx.update_league(GUILD, rebuy_amount=500, rebuy_cooldown_seconds=3600)
-        entry = await tx.rebuy(GUILD, ALICE)
+        await tx.update_league(GUILD, rebuy_amount=1500, rebuy_cooldown_seconds=3600)
+        entry = await tx.rebuy(GUILD, ALICE)  # 1,000: topped up to 1,500
         assert entry.kind == "rebuy" and entry.amount == 500
+        await tx.take(GUILD, ALICE, 200, actor_id=BOB, reason="lost it")
         clock.now += 3599
         with pytest.raises(RebuyCooldown) as err:
             await tx.rebuy(GUILD, ALICE)
         assert err.value.seconds_left == 1
         clock.now += 1
-        await tx.rebuy(GUILD, ALICE)
-        assert (await tx.wallet(GUILD, ALICE)).balance == 2000
+        assert (await tx.rebuy(GUILD, ALICE)).amount == 200
+        assert (await tx.wallet(GUILD, ALICE)).balance == 1500
 
 
 async def test_standings_rank_ties_share_a_rank(store: Store) -> None:
