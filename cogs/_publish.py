@@ -220,12 +220,15 @@ class TablePublisher:
             return  # its channel was deleted: nothing more can be posted there
         # the table message after those DMs (see cogs._coalesce.PRIVATE_FIRST)
         self._refresh_table(tid, after=dms, delay=self._table_settle(published))
+        # in the order they happened: a hand's result before what follows from it (a
+        # player out of chips, "Waiting for players"); the showdown picture goes with the
+        # hand's result (the last one)
+        ordered = published.posts()
+        last = max((i for i, (_, result) in enumerate(ordered) if result), default=-1)
+        picture = showdown_picture(published) if last >= 0 else None
         posts: list[tuple[str, ShowdownPicture | None]] = [
-            (text, None) for text in (*published.announcements, *published.results)
+            (text, picture if i == last else None) for i, (text, _) in enumerate(ordered)
         ]
-        if published.results:
-            # the showdown picture goes with the hand's result (its last text)
-            posts[-1] = (posts[-1][0], showdown_picture(published))
         if posts:
             # one outbox per table, drained in order: results are never coalesced away
             self._outbox.setdefault(tid, []).extend(posts)

@@ -24,6 +24,7 @@ from bot.tables.games import (
     SeatShow,
     _cards_text,
     _merge_settings,
+    can_play,
 )
 
 
@@ -126,10 +127,8 @@ class GutsFamily(GameFamily):
             if s not in away and (s in setup.excused or stacks[s] >= self.rules.ante)
         ]
         if len(can) < self.min_players:
-            return (
-                f"only {len(can)} player(s) can play (not away, with the {self.rules.ante}-chip"
-                f" ante); a game needs {self.min_players}"
-            )
+            who = can_play(len(can), len(stacks), short=f"cannot pay the {self.rules.ante}-chip ante")
+            return f"{who}; a game needs {self.min_players}"
         return None
 
     def start_hand(

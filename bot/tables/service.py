@@ -34,6 +34,7 @@ from bot.engine.cards import parse_card
 from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.engine.events import Event
 from bot.store import HandFinish, HandResult, Overdraft, Store, Tx
+from bot.tables.busting import bust_notices
 from bot.tables.chips import TableChips
 from bot.tables.choices import TableChoices
 from bot.tables.computers import TableComputers
@@ -338,6 +339,7 @@ class TableService(
         if res:
             live.result = res
             step.results.append(res)
+            step.results_after.append(len(step.announcements))
 
     async def _stacks(self, live: LiveTable, tx: Tx, step: Step) -> dict[int, int]:
         """Each seat's chips now (wallet balances, read with the step's pending writes sent
@@ -376,7 +378,7 @@ class TableService(
             live.status = "open"
             live.pending = None
             live.deadline = None
-            step.announcements.append(f"Waiting for players: {reason}")
+            step.announcements.append(f"Waiting for players: {reason}.")
             return False
         await self._flush(live, tx, step)
         hand = await tx.begin_hand(live.id, game=live.family.hand_game(stacks, self._away(live)))
@@ -443,6 +445,7 @@ class TableService(
             if live.practice:
                 live.practice_stacks[uid] = chips
         step.touched.update(live.user(s) for s in stacks)
+        step.announcements.extend(await bust_notices(tx, live, stacks))
         for seat in sorted(end.newly_away):
             info = live.seats.get(seat)
             if info is not None and not info.away:
@@ -493,7 +496,7 @@ class TableService(
             live.status = "open"
             live.pending = None
             live.deadline = None
-            step.announcements.append(f"Waiting for players: {reason}")
+            step.announcements.append(f"Waiting for players: {reason}.")
 
     def _check_prediction(self, live: LiveTable, step: Step, balances: Mapping[int, int]) -> bool:
         """After a commit scheduled on predicted balances: take the real ones; whether the

@@ -185,6 +185,7 @@ class TableViewing:
             private_changed=frozenset(u for u in changed if u in after),
             announcements=tuple(step.announcements),
             results=tuple(step.results),
+            results_after=tuple(step.results_after),
         )
 
     async def view(self, table_id: int) -> TableView:
