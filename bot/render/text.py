@@ -185,6 +185,32 @@ def hand_name_text(name: str) -> str:
     return _TEN.sub("10", name)
 
 
+NOTHING_CHANGED = "Nothing changed."
+"""What a refusal says changed: it changes nothing (RULES §5, and every table's timers)."""
+
+
+def refusal_text(reason: str, *, changed: str = NOTHING_CHANGED) -> str:
+    """A refusal as every reply of the bot writes it: a sentence that starts with a capital
+    letter and ends with a full stop, then what changed (``changed``), unless the reason
+    says so itself. The engines' reasons are short lower-case phrases; their meaning stays.
+
+    >>> refusal_text("it is not your turn")
+    'It is not your turn. Nothing changed.'
+    >>> refusal_text("You cannot raise (rules §6.8)")
+    'You cannot raise (rules §6.8). Nothing changed.'
+    >>> refusal_text("Raise to between 20 and 35: 50 is not allowed. Nothing changed.")
+    'Raise to between 20 and 35: 50 is not allowed. Nothing changed.'
+    """
+    text = reason.strip() or "That is not possible right now"
+    if text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    if changed and not re.search(r"\b(?:nothing|not) (?:was |has been )?changed\b", text, re.I):
+        text = f"{text} {changed}"
+    return text
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 hand``, ``2 hands`` (``many`` for an irregular plural).
 

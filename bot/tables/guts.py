@@ -127,7 +127,8 @@ class GutsFamily(GameFamily):
             if s not in away and (s in setup.excused or stacks[s] >= self.rules.ante)
         ]
         if len(can) < self.min_players:
-            who = can_play(len(can), len(stacks), short=f"cannot pay the {self.rules.ante}-chip ante")
+            short = f"cannot pay the {self.rules.ante}-chip ante"
+            who = can_play(len(can), len(stacks), short=short)
             return f"{who}; a game needs {self.min_players}"
         return None
 
