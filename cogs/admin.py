@@ -503,7 +503,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
 
     @app_commands.command(
         name="audit",
-        description="Check that every chip is accounted for (rules §5 in docs/rules.md)",
+        description="Check that every chip is accounted for (/rules league §5)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)

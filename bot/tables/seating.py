@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.engine.errors import IllegalAction
+from bot.render.rulebook import cite
+from bot.render.text import format_chips
 from bot.store import ActionRecord, SeatedElsewhere, Store, Tx
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
 from bot.tables.games import make_family
@@ -298,7 +300,8 @@ class TableSeating:
         refunds = await tx.close_table(live.id, actor_id=actor_id, reason=reason)
         for r in refunds:
             step.announcements.append(
-                f"{r.amount} chips from the pot go back (rules §1.10 in docs/rules.md)"
+                f"{format_chips(r.amount)} chips from the pot go back"
+                f" ({cite('1.10', live.family.game)})"
             )
         back = sum(r.amount for r in refunds)
         # the table message's last words: the table closed and what went back

@@ -77,7 +77,10 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
         # the menu of that turn is stale now: its buttons and its modal are refused
         min_label = next(str(b["label"]) for b in menu.buttons() if "Min" in str(b["label"]))
         assert await press(world, actor, menu, min_label) == "It is not your turn. Nothing changed."
-        assert await press(world, actor, menu, "Other amount…") == "It is not your turn. Nothing changed."
+        assert (
+            await press(world, actor, menu, "Other amount…")
+            == "It is not your turn. Nothing changed."
+        )
         unchanged(await service.view(tid), raised)
         # the next player double-clicks one amount button: one raise, one refusal
         (nxt_id,) = raised.to_act_user_ids
