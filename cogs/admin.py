@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv
 from bot.render.limits import CONTENT, fit_lines, join_within
+from bot.render.rulebook import GAME_TITLES
 from bot.render.text import format_chips
 from bot.store import League, forget_member
 from bot.store._base import UNSET
@@ -184,10 +185,10 @@ def describe_league(league: League) -> str:
             else "none (the settle-up is in chips)"
         ),
     ]
-    for game in ("zoot", "wheelers", "razz"):
+    for game, title in GAME_TITLES.items():  # every game a table can open
         stakes = dict(league.game_settings.get(game, {}).get("stakes", {}))
         text = ", ".join(f"{k} {v}" for k, v in sorted(stakes.items())) or "the game's defaults"
-        lines.append(f"{game.capitalize()} stakes: {text}")
+        lines.append(f"{title} stakes: {text}")
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
 from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
+from bot.render.rulebook import table_commands_text
 from bot.render.text import format_chips, plural, safe_name
 from bot.store import NotFound, Season
 from cogs._answer import arm_command, defer, send
@@ -120,7 +121,7 @@ class LeagueCog(commands.Cog, name="League"):
             if await tx.find_league(guild_id) is None:
                 if number is None or number == 1:
                     raise NoSuchSeason(
-                        "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                        f"Nobody has played yet. Open a table with {table_commands_text()}."
                     )
                 raise NoSuchSeason(f"There is no season {number} yet.")
             try:
@@ -195,7 +196,7 @@ class LeagueCog(commands.Cog, name="League"):
         )
         if not page.rows:
             body = (
-                "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                f"Nobody has played yet. Open a table with {table_commands_text()}."
                 if lid.game is None
                 else f"Nobody has played {what} this season."
             )

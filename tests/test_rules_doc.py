@@ -86,9 +86,12 @@ def _shown_strings() -> list[tuple[Path, ast.AST, str]]:
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) not in docstrings:
-                    found.append((path, node, node.value))
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+            ):
+                found.append((path, node, node.value))
     return found
 
 

@@ -36,6 +36,17 @@ GAME_TITLES = {
 }
 
 
+def table_commands_text() -> str:
+    """Every command that opens a table, for a message that says how to open one (one
+    list: a game added to the rule book is named everywhere).
+
+    >>> table_commands_text()
+    '`/zoot`, `/wheelers`, `/razz`, `/stud`, `/holdem`, `/omaha`, `/horse` or `/dealers-choice`'
+    """
+    names = [f"`/{game}`" for game in GAME_TITLES]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def cite(number: str, game: str | None = None) -> str:
     """How a message names a rule: the ``/rules`` page that shows it and its number
     (``/rules razz §4.2``), since players cannot open docs/rules.md from Discord. ``game``:
