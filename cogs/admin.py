@@ -533,6 +533,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             rows = await tx.ledger_rows(
                 guild_id, season=chosen, user_id=None if user is None else user.id
             )
+            games = await tx.hand_games(r.hand_id for r in rows if r.hand_id is not None)
         whose = "" if user is None else f"-user-{user.id}"
         name = f"ledger-season-{chosen.number}{whose}.csv"
         await send(
@@ -540,7 +541,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",
-            file=discord.File(io.BytesIO(ledger_csv(rows)), filename=name),
+            file=discord.File(io.BytesIO(ledger_csv(rows, games)), filename=name),
             ephemeral=True,
             allowed_mentions=_NONE,
         )

@@ -26,6 +26,31 @@ EMBED_FIELD_LIMIT = 1024
 """Discord's limit on an embed field value, the usual home of a seat table."""
 
 
+GAME_TITLES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "stud": "Stud",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+}
+"""The name of each game a table deals (its family's game key)."""
+STUD_TITLES = {"high": "Seven-card Stud", "hi-lo": "Stud Hi-Lo"}
+
+
+def game_title(game: str, rules: Iterable[tuple[str, str, str]] = ()) -> str:
+    """The game's name as a table and its hand DMs say it: a stud table says which split
+    it plays (its ``split`` rule row), since one game key deals both.
+
+    >>> game_title("stud", [("split", "hi-lo", "")]), game_title("holdem")
+    ('Stud Hi-Lo', "Hold'em")
+    """
+    if game == "stud":
+        split = next((value for name, value, _ in rules if name == "split"), "high")
+        return STUD_TITLES.get(split, "Stud")
+    return GAME_TITLES.get(game, game)
+
+
 def cards_text(cards: Iterable[Card | None], *, hidden: str = CARD_BACK_TEXT) -> str:
     """``A♠ K♥ 10♦ 2♣``; ``None`` is a face-down card, shown as ``hidden``."""
     return " ".join(hidden if c is None else c.pretty for c in cards)

@@ -15,6 +15,7 @@ from bot.engine.events import Event
 from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, next_game
 from bot.engine.guts import policy as guts_policy
 from bot.engine.guts.history import to_history
+from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text
 from bot.tables.games import (
     GameFamily,
@@ -315,9 +316,9 @@ class GutsFamily(GameFamily):
             return None
         k = event.kind
         if k == "game_started":
-            return f"New game: {name(d['dealer'])} deals, ante {d['ante']}, pot {d['pot']}"
+            return f"New game: {name(d['dealer'])} deals, ante {_c(d['ante'])}, pot {_c(d['pot'])}"
         if k == "ante":
-            return f"{name(d['seat'])} antes {d['amount']}"
+            return f"{name(d['seat'])} antes {_c(d['amount'])}"
         if k == "ante_excused":
             return f"{name(d['seat'])} is excused from the ante"
         if k == "laid_down":
@@ -340,9 +341,9 @@ class GutsFamily(GameFamily):
         if k == "resumed":
             return "Table resumed"
         if k == "award":
-            return f"{name(d['seat'])} wins {d['amount']}"
+            return f"{name(d['seat'])} wins {_c(d['amount'])}"
         if k == "match":
-            return f"{name(d['seat'])} matches the pot: {d['amount']} carries over"
+            return f"{name(d['seat'])} matches the pot: {_c(d['amount'])} carries over"
         return None
 
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
@@ -360,10 +361,10 @@ class GutsFamily(GameFamily):
                 )
         res = over.data["result"]
         for s, a in res["awards"].items():
-            lines.append(f"{name(int(s))} wins {a}")
+            lines.append(f"{name(int(s))} wins {_c(a)}")
         if res["matched"]:
             lines.append(
-                f"{name(int(res['challenger']))} matches {res['matched']}: it carries over"
+                f"{name(int(res['challenger']))} matches {_c(res['matched'])}: it carries over"
             )
         return "\n".join(lines)
 

@@ -302,7 +302,8 @@ class TableSeating:
             live.hand_id = None
             moved = sum(e.amount for e in entries)
             text = (
-                f"Hand {live.hand_number} voided as the table closed: its {moved} chips went back"
+                f"Hand {live.hand_number} voided as the table closed:"
+                f" its {format_chips(moved)} chips went back"
             )
             step.announcements.append(text)
             live.recent.append(text)
@@ -316,7 +317,7 @@ class TableSeating:
         back = sum(r.amount for r in refunds)
         # the table message's last words: the table closed and what went back
         live.recent.append(
-            f"Table closed: the pot's {back} chips went back to whoever paid them in"
+            f"Table closed: the pot's {format_chips(back)} chips went back to whoever paid them in"
             if back
             else "Table closed: no chips were left in the pot"
         )
@@ -355,7 +356,8 @@ class TableSeating:
         moved = sum(e.amount for e in entries)
         because = f" ({why})" if why else ""
         step.announcements.append(
-            f"Hand {live.hand_number} voided{because}: every chip it moved ({moved}) went back"
+            f"Hand {live.hand_number} voided{because}: every chip it moved ({format_chips(moved)})"
+            " went back"
         )
         live.recent.append(f"Hand {live.hand_number} was voided")
         del live.recent[:-RECENT]

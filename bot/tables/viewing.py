@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.engine.actions import ActionOption
+from bot.render.text import game_title
 from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
@@ -143,7 +144,18 @@ class TableViewing:
             options=options,
             deadline=None if live.deadline is None else float(live.deadline),
             chosen=cards.chosen,
+            title=self._game_title(live),
         )
+
+    @staticmethod
+    def _game_title(live: LiveTable) -> str:
+        """The name the hand DM gives the game: a mixed table's game being dealt, a stud
+        table's split (one game key deals Stud and Stud Hi-Lo)."""
+        fam = live.family
+        mixed = fam.mixed()
+        if mixed is not None:
+            return str(mixed.label)
+        return game_title(fam.game, fam.describe_rules() if fam.game == "stud" else ())
 
     def _private_marks(self, live: LiveTable) -> dict[int, tuple[Any, ...]]:
         """What each seated user's private view shows that matters, per user: the cards

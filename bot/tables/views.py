@@ -78,6 +78,8 @@ class PrivateView:
     options: tuple[ActionOption, ...]
     deadline: float | None
     chosen: str | None
+    title: str = ""
+    """The game's name (a stud table's split; a mixed table's game being dealt)."""
 
     def option(self, kind: str) -> ActionOption | None:
         return next((o for o in self.options if o.kind == kind), None)
