@@ -177,8 +177,10 @@ class TablePublisher:
         return hand_picture(pv)
 
     async def _hand_file(self, picture: HandPicture) -> discord.File:
-        png = await render(render_hand, picture.cards, label=picture.label)
+        png = await render(render_hand, picture.cards, **picture.render_kwargs())
         alt = f"{picture.label}: {' '.join(c.pretty for c in picture.cards)}"
+        if picture.board:
+            alt += f"; board {' '.join(c.pretty for c in picture.board)}"
         return discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt[:1024])
 
     async def _hand_attachments(
@@ -298,9 +300,7 @@ class TablePublisher:
             text, picture = outbox[0]
             extra: dict[str, Any] = {}
             if picture is not None and await self._images_on(guild_id):
-                png = await render(
-                    render_showdown, picture.hands, winner_indexes=set(picture.winners)
-                )
+                png = await render(render_showdown, picture.hands, **picture.render_kwargs())
                 alt = "Showdown: " + "; ".join(
                     f"{name} {' '.join(c.pretty for c in cards)} {hand}".strip()
                     for name, cards, hand in picture.hands

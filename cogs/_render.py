@@ -249,14 +249,15 @@ def house_rule_line(name: str, value: str) -> str:
 
 def rules_pointer(view: TableView) -> str:
     """Where a player reads the rules from Discord: the table's ``/rules`` page (a mixed
-    table's, and the game being dealt's), and ``/help``."""
+    table's, and the game being dealt's), and ``/help`` (plain text: it is the footer's,
+    which shows no markdown)."""
     mixed = view.mixed
     if mixed is None:
-        where = f"`/rules {view.game}`"
+        where = f"/rules {view.game}"
     else:
         page = "horse" if mixed.mode == "rotation" else "dealers-choice"
-        where = f"`/rules {page}` (this hand: `/rules {view.game}`)"
-    return f"The rules: {where} · how to play: `/help`"
+        where = f"/rules {page} (this hand: /rules {view.game})"
+    return f"Rules: {where} · help: /help"
 
 
 def table_embed(view: TableView) -> discord.Embed:
@@ -299,12 +300,13 @@ def table_embed(view: TableView) -> discord.Embed:
         embed.add_field(name="Seats", value="nobody yet: press **Join**", inline=False)
     if view.rules:
         rules = [house_rule_line(name, value) for name, value, _ in view.rules if name != "game"]
-        # first, so that a long list's "and N more" never drops it
-        rules.insert(0, rules_pointer(view))
         embed.add_field(name="House rules", value=fit_lines(rules, FIELD_VALUE), inline=False)
     if view.recent:
         embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
-    embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")
+    # where the rules are (players cannot open docs/rules.md from Discord), on every table
+    embed.set_footer(
+        text=f"{rules_pointer(view)} · host: {_host_name(view)} · state {view.version}"
+    )
     return embed
 
 
