@@ -17,7 +17,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.engine.errors import HomeGameError, InvalidConfig
+from bot.engine.errors import HomeGameError, InvalidCard, InvalidConfig
 from bot.render.text import refusal_text
 from cogs._answer import send
 
@@ -57,6 +57,9 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, InvalidConfig) and error.field and error.reason:
         # "razz_bring_in: must be less than…" reads as a sentence with the option after it
         return refusal_text(f"{error.reason.rstrip('.')} (`{error.field}`)")
+    if isinstance(error, InvalidCard):
+        # "'5x': unknown suit" reads as a sentence with what it is about first
+        return refusal_text(f"Card {error.token!r}: {error.reason}")
     if isinstance(error, HomeGameError):
         return refusal_text(error.message)
     if isinstance(error, app_commands.MissingPermissions):
