@@ -20,28 +20,30 @@ if TYPE_CHECKING:
 
 
 async def bust_notices(tx: Tx, live: LiveTable, stacks: Mapping[int, int]) -> list[str]:
-    """One sentence per seat of ``stacks`` (the hand's final chips) left with none: a
-    league table's human players who stay seated."""
+    """One sentence per seat of ``stacks`` (the hand's final chips) that this hand left
+    with too few chips to be dealt in (none; at Zoot and Wheelers, less than the ante):
+    a league table's human players who stay seated."""
     if live.practice:
         return []
-    busted = [
-        seat
+    busted = {
+        seat: why
         for seat, chips in sorted(stacks.items())
-        if chips <= 0
+        if (why := live.family.short_of_chips(chips)) is not None
         and seat in live.seats
         and not live.seats[seat].is_computer
         and live.user(seat) not in live.leaving
-    ]
+        and live.paid.get(seat, 0) > 0  # this hand left them so (not one they sat out)
+    }
     if not busted:
         return []
     league = await tx.league(live.guild_id)
     out = []
-    for seat in busted:
+    for seat, why in busted.items():
         name = live.name(seat)
         if league.rebuy_amount <= 0:
             out.append(
-                f"{name} is out of chips. Rebuys are off in this league: a league manager can"
-                " give chips with `/chips grant`."
+                f"{name} {why}. Rebuys are off in this league: a league manager can give"
+                " chips with `/chips grant`."
             )
             continue
         wallet = await tx.wallet(live.guild_id, live.user(seat))
@@ -50,12 +52,12 @@ async def bust_notices(tx: Tx, live: LiveTable, stacks: Mapping[int, int]) -> li
         ready = None if last is None else last + league.rebuy_cooldown_seconds
         if ready is not None and ready > tx.now():
             out.append(
-                f"{name} is out of chips. The next `/rebuy` ({amount} chips) is possible"
+                f"{name} {why}. The next `/rebuy` ({amount} chips) is possible"
                 f" <t:{ready}:R>; then {name} is dealt in again."
             )
         else:
             out.append(
-                f"{name} is out of chips: `/rebuy` brings {amount} chips, and {name} is"
-                " dealt in from the next hand."
+                f"{name} {why}: `/rebuy` brings {amount} chips, and {name} is dealt in"
+                " from the next hand."
             )
     return out

@@ -162,6 +162,11 @@ class GameFamily(ABC):
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         """Why a hand cannot be dealt to these seats now, or None."""
 
+    def short_of_chips(self, chips: int) -> str | None:
+        """Why a player holding ``chips`` cannot be dealt in ("is out of chips"), or None
+        (said after the hand that left them so, with how to get back in)."""
+        return "is out of chips" if chips <= 0 else None
+
     @abstractmethod
     def start_hand(
         self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random

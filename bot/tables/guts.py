@@ -118,6 +118,14 @@ class GutsFamily(GameFamily):
             idle={s: n for s, n in prev.idle.items() if s in stacks and s not in away},
         )
 
+    def short_of_chips(self, chips: int) -> str | None:
+        ante = self.rules.ante
+        if chips <= 0:
+            return "is out of chips"
+        return (
+            f"has {_c(chips)} chips, less than the {_c(ante)}-chip ante" if chips < ante else None
+        )
+
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         if len(stacks) < self.min_players:
             return f"a game needs {self.min_players} players; {len(stacks)} seated"

@@ -124,3 +124,15 @@ async def test_issue19_item10_busting_with_rebuys_off_says_who_can_help(world: W
         texts = await bust_bob(world, bot)
     told = texts[index_of(texts, "out of chips")]
     assert "/rebuy" not in told and "/chips grant" in told, told
+
+
+def test_issue19_item10_a_zoot_player_below_the_ante_is_short_too() -> None:
+    """At Zoot a player cannot be dealt in below the ante: told so like one at 0."""
+    from bot.tables.games import make_family
+
+    zoot = make_family("zoot", {"ante": 10})
+    assert zoot.short_of_chips(0) == "is out of chips"
+    assert zoot.short_of_chips(5) == "has 5 chips, less than the 10-chip ante"
+    assert zoot.short_of_chips(10) is None
+    razz = make_family("razz", {})
+    assert razz.short_of_chips(1) is None and razz.short_of_chips(0) == "is out of chips"
