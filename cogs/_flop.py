@@ -295,7 +295,7 @@ class FlopTables:
             return True
         amount = parse_amount(cid.arg)
         if amount is None:
-            await reply(interaction, "That amount button is damaged: nothing changed.")
+            await refuse(interaction, "That amount button is damaged.")
             return True
         await interaction.response.defer()
         await self._act_amount(interaction, cid, amount)

@@ -81,7 +81,7 @@ CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
 """What the bot needs in a table's channel: see and post the table message (an embed) and
 read it back to edit it; Attach Files too when pictures are on (checked when opening)."""
 
-FOREIGN_TABLE = "That table belongs to another server: nothing changed."
+FOREIGN_TABLE = "That table belongs to another server."
 
 
 def _options(**values: Any) -> dict[str, Any]:

@@ -24,7 +24,7 @@ def readme_command() -> list[str]:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "![" in readme and "(docs/showdown.png)" in readme
     found = re.search(
-        r"\(`python -m bot sandbox ([^`]*?)\s+--showdown-png\s+docs/showdown\.png`\)", readme
+        r"`python -m bot sandbox ([^`]*?)\s+--showdown-png\s+docs/showdown\.png`", readme
     )
     assert found, "README must say the command that makes docs/showdown.png"
     return " ".join(found[1].split()).split()
