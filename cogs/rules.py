@@ -60,7 +60,7 @@ def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
     title = GAME_TITLES[game]
     embed = discord.Embed(
         title=f"{title}: the rules",
-        description=f"Numbered as in {rulebook.DOC_PATH}.",
+        description=f"Messages cite these rules by number: `/rules {game} §N`.",
         colour=discord.Colour.dark_green(),
     )
     for part in rulebook.PARTS[game]:
@@ -78,7 +78,7 @@ def topic_embed(topic: str) -> discord.Embed:
     title, _, parts = rulebook.TOPICS[topic]
     embed = discord.Embed(
         title=f"{title}: the rules",
-        description=f"Numbered as in {rulebook.DOC_PATH}.",
+        description=f"Messages cite these rules by number: `/rules {topic} §N`.",
         colour=discord.Colour.dark_green(),
     )
     for part in parts:
