@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.league",
     "cogs.admin",
     "cogs.night",
+    "cogs.help",
     "cogs.tables",
 )
 """Cogs loaded by default; ``cogs.tables`` needs a TableService."""

@@ -220,7 +220,7 @@ class LeagueSettings(_Section):
         if self.razz_bring_in >= self.razz_small_bet:
             raise ValueError(
                 f"razz_bring_in ({self.razz_bring_in}) must be less than razz_small_bet "
-                f"({self.razz_small_bet}) (rules §4.2 in docs/rules.md)"
+                f"({self.razz_small_bet}) (/rules razz §4.2)"
             )
         if self.razz_small_bet > self.razz_big_bet:
             raise ValueError(

@@ -4,6 +4,10 @@ Typed errors (:class:`~bot.engine.errors.HomeGameError` and its subclasses: not 
 stale button, illegal action, bad card…) become a short ephemeral reply with their
 ``message``; a failed check becomes its reason; anything else becomes a polite apology to
 the user and a traceback in the log. Users never see a traceback.
+
+Every refusal reads the same way (:func:`bot.render.text.refusal_text`): a sentence with a
+capital letter and a full stop, then what changed ("It is not your turn. Nothing
+changed."). The engines keep their short reasons; they are worded here, at the adapter.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.engine.errors import HomeGameError
+from bot.engine.errors import HomeGameError, InvalidCard, InvalidConfig
+from bot.render.text import refusal_text
 from cogs._answer import send
 
 log = logging.getLogger("homegame.errors")
@@ -36,6 +41,11 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
     await send(interaction, text, ephemeral=ephemeral)
 
 
+async def refuse(interaction: discord.Interaction, reason: str) -> None:
+    """Refuse what ``interaction`` asked, ephemerally, in the one style of refusals."""
+    await reply(interaction, refusal_text(reason))
+
+
 def user_message(error: BaseException) -> str | None:
     """The text to show for an expected error; None for an unexpected one (a bug)."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
@@ -44,14 +54,20 @@ def user_message(error: BaseException) -> str | None:
             inner = error.original
         if inner is not error:
             return user_message(inner)
+    if isinstance(error, InvalidConfig) and error.field and error.reason:
+        # "razz_bring_in: must be less than…" reads as a sentence with the option after it
+        return refusal_text(f"{error.reason.rstrip('.')} (`{error.field}`)")
+    if isinstance(error, InvalidCard):
+        # "'5x': unknown suit" reads as a sentence with what it is about first
+        return refusal_text(f"Card {error.token!r}: {error.reason}")
     if isinstance(error, HomeGameError):
-        return error.message
+        return refusal_text(error.message)
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return refusal_text("You need the Manage Server permission for that.")
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You may not use this command here."
+        return refusal_text(str(error) or "You may not use this command here.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return refusal_text(f"Slow down: try again in {error.retry_after:.0f} s.")
     return None
 
 

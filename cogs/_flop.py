@@ -24,7 +24,7 @@ from bot.engine.flop import BetOutOfRange
 from bot.render.text import format_chips
 from bot.tables.errors import StaleAction
 from cogs._answer import send
-from cogs._errors import handle_error, reply
+from cogs._errors import handle_error, refuse, reply
 from cogs._ids import BadCustomId, CustomId, parse_custom_id
 from cogs._items import TableButton
 from cogs._options import PRACTICE_OPTION_HELP, REVEAL
@@ -272,7 +272,7 @@ class FlopTables:
         uid = interaction.user.id
         why = refusal(view, uid, cid.action)
         if why is not None:
-            await reply(interaction, why)
+            await refuse(interaction, why)
             return True
         if cid.version != view.version:
             raise StaleAction()  # refused at once; the service checks again under its lock
@@ -299,7 +299,7 @@ class FlopTables:
             return True
         amount = parse_amount(cid.arg)
         if amount is None:
-            await reply(interaction, "That amount button is damaged: nothing changed.")
+            await refuse(interaction, "That amount button is damaged.")
             return True
         await interaction.response.defer()
         await self._act_amount(interaction, cid, amount)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from cogs._errors import reply
+from cogs._errors import refuse
 from cogs._ids import CustomId
 from cogs._mixed import MIXED_OPTION_HELP, chosen_key, pick_hand, pick_refusal
 from cogs._options import PRACTICE_OPTION_HELP
@@ -104,7 +104,7 @@ class MixedCommands:
         key = chosen_key(values)
         why = pick_refusal(await self.service.view(cid.table_id), interaction.user.id, hand)
         if why is not None:
-            await reply(interaction, why)
+            await refuse(interaction, why)
             return
         await interaction.response.defer()
         view = await self.service.choose_game(

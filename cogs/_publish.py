@@ -177,8 +177,10 @@ class TablePublisher:
         return hand_picture(pv)
 
     async def _hand_file(self, picture: HandPicture) -> discord.File:
-        png = await render(render_hand, picture.cards, label=picture.label)
+        png = await render(render_hand, picture.cards, **picture.render_kwargs())
         alt = f"{picture.label}: {' '.join(c.pretty for c in picture.cards)}"
+        if picture.board:
+            alt += f"; board {' '.join(c.pretty for c in picture.board)}"
         return discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt[:1024])
 
     async def _hand_attachments(
@@ -220,12 +222,15 @@ class TablePublisher:
             return  # its channel was deleted: nothing more can be posted there
         # the table message after those DMs (see cogs._coalesce.PRIVATE_FIRST)
         self._refresh_table(tid, after=dms, delay=self._table_settle(published))
+        # in the order they happened: a hand's result before what follows from it (a
+        # player out of chips, "Waiting for players"); the showdown picture goes with the
+        # hand's result (the last one)
+        ordered = published.posts()
+        last = max((i for i, (_, result) in enumerate(ordered) if result), default=-1)
+        picture = showdown_picture(published) if last >= 0 else None
         posts: list[tuple[str, ShowdownPicture | None]] = [
-            (text, None) for text in (*published.announcements, *published.results)
+            (text, picture if i == last else None) for i, (text, _) in enumerate(ordered)
         ]
-        if published.results:
-            # the showdown picture goes with the hand's result (its last text)
-            posts[-1] = (posts[-1][0], showdown_picture(published))
         if posts:
             # one outbox per table, drained in order: results are never coalesced away
             self._outbox.setdefault(tid, []).extend(posts)
@@ -295,9 +300,7 @@ class TablePublisher:
             text, picture = outbox[0]
             extra: dict[str, Any] = {}
             if picture is not None and await self._images_on(guild_id):
-                png = await render(
-                    render_showdown, picture.hands, winner_indexes=set(picture.winners)
-                )
+                png = await render(render_showdown, picture.hands, **picture.render_kwargs())
                 alt = "Showdown: " + "; ".join(
                     f"{name} {' '.join(c.pretty for c in cards)} {hand}".strip()
                     for name, cards, hand in picture.hands

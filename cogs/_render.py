@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.render.limits import FIELD_VALUE, fit_lines
-from bot.render.rulebook_stud import SPLIT_ROW
 from bot.render.text import (
+    GAME_TITLES,
     cards_text,
     clip,
     display_width,
@@ -33,6 +33,7 @@ from bot.render.text import (
     plain_name,
     plural,
 )
+from bot.render.text import game_title as title_of
 from bot.tables.stud import STUD_GAMES
 from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
@@ -44,17 +45,10 @@ if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
     from bot.tables.views import PrivateView, SeatView, TableView
 
-GAME_TITLES = {
-    "zoot": "Zoot",
-    "wheelers": "Wheelers",
-    "razz": "Razz",
-    "stud": "Stud",
-    "holdem": "Hold'em",
-    "omaha": "Omaha",
-}
-STUD_TITLES = {"high": "Seven-card Stud", "hi-lo": "Stud Hi-Lo"}
 FLOP_GAMES = ("holdem", "omaha")
 """Games with a board of community cards (Hold'em, Omaha)."""
+GUTS_GAMES = ("zoot", "wheelers")
+"""The games a table plays as *games* (a pot that may carry over), not hands."""
 TABLE_ACTIONS_OF = {
     "razz": RAZZ_ACTIONS,
     "stud": RAZZ_ACTIONS,
@@ -66,10 +60,7 @@ TABLE_ACTIONS_OF = {
 
 def game_title(view: TableView) -> str:
     """The game's name on the table message: a stud table says which split it plays."""
-    if view.game == "stud":
-        split = next((v for n, v, _ in view.rules if n == SPLIT_ROW[0]), "high")
-        return STUD_TITLES.get(split, "Stud")
-    return GAME_TITLES.get(view.game, view.game)
+    return title_of(view.game, view.rules)
 
 
 STATUS_WORDS = {
@@ -257,13 +248,27 @@ def house_rule_line(name: str, value: str) -> str:
     return f"{label}: **{value}**"
 
 
+def rules_pointer(view: TableView) -> str:
+    """Where a player reads the rules from Discord: the table's ``/rules`` page (a mixed
+    table's, and the game being dealt's), and ``/help`` (plain text: it is the footer's,
+    which shows no markdown)."""
+    mixed = view.mixed
+    if mixed is None:
+        where = f"/rules {view.game}"
+    else:
+        page = "horse" if mixed.mode == "rotation" else "dealers-choice"
+        where = f"/rules {page} (this hand: /rules {view.game})"
+    return f"Rules: {where} · help: /help"
+
+
 def table_embed(view: TableView) -> discord.Embed:
     title = f"{mixed_title(view, game_title(view))} — table #{view.table_id}"
     if view.practice:
         title += " (practice)"
     head = f"**{view.phase}**"
+    word = deal_word(view.game).capitalize()  # "Hand 3" at a betting table, as /history says
     if view.hand_number:
-        head += f" · Game {view.hand_number} · pot **{format_chips(view.pot)}**"
+        head += f" · {word} {view.hand_number} · pot **{format_chips(view.pot)}**"
     elif view.pot:
         head += f" · pot **{format_chips(view.pot)}**"
     lines = [head, *mixed_lines(view, countdown(view.deadline))]
@@ -277,7 +282,7 @@ def table_embed(view: TableView) -> discord.Embed:
             + (f" · time runs out {countdown(view.deadline)}" if view.deadline else "")
         )
     elif view.deadline and view.status == "running" and not _picking(view):
-        lines.append(f"Next game {countdown(view.deadline)}")
+        lines.append(f"Next {word.lower()} {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
     if view.community:
@@ -300,7 +305,10 @@ def table_embed(view: TableView) -> discord.Embed:
     add_shuffle_field(embed, view)  # a verifiable table's commitment (cogs/_shuffle.py)
     if view.recent:
         embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
-    embed.set_footer(text=f"host: {_host_name(view)} · state {view.version}")
+    # where the rules are (players cannot open docs/rules.md from Discord), on every table
+    embed.set_footer(
+        text=f"{rules_pointer(view)} · host: {_host_name(view)} · state {view.version}"
+    )
     return embed
 
 
@@ -441,22 +449,36 @@ def hand_over(pv: PrivateView) -> bool:
     )
 
 
+def deal_word(game: str) -> str:
+    """What one deal is called at the game's table: a *game* of Zoot or Wheelers (its pot
+    may carry over), a *hand* at the betting games (as ``/history`` calls both)."""
+    return "game" if game in GUTS_GAMES else "hand"
+
+
+def dealt(pv: PrivateView) -> bool:
+    return bool(pv.cards or pv.down_cards or pv.up_cards)
+
+
+def not_dealt_line(pv: PrivateView) -> str:
+    return f"Not dealt yet: your cards show here when the {deal_word(pv.game)} starts."
+
+
 def waiting_line(pv: PrivateView) -> str:
     """One line for a player who cannot act now: why, or what happens next. It depends
     on the PrivateView only (a waiting player's DM is not edited while others act), so it
     never names whose turn it is: the table message does."""
     reason = next((o.reason or "" for o in pv.options), "")
-    has_cards = bool(pv.cards or pv.down_cards or pv.up_cards)
-    if reason == "the cards have not been dealt yet" or not has_cards:
-        return "Cards not dealt yet: they show here when the game starts."
+    word = deal_word(pv.game)
+    if reason == "the cards have not been dealt yet" or not dealt(pv):
+        return not_dealt_line(pv)
     if hand_over(pv):
-        return "This game is over: your next cards show here."
+        return f"This {word} is over: your next cards show here."
     if pv.chosen or reason == "you have already chosen in this window":
         return "Waiting for the others to choose."
     if reason == "it is not your turn" or reason.endswith("turn to choose"):
         return "Not your turn: the table message shows who is to act."
     if reason == "you folded this hand":
-        return "You folded: your next cards show here when the next game starts."
+        return f"You folded: your next cards show here when the next {word} starts."
     if reason == "you are all in this hand":
         return "You are all in: the rest of the hand is dealt without you acting."
     if reason == "the table is paused":
@@ -464,7 +486,7 @@ def waiting_line(pv: PrivateView) -> str:
     if reason in ("you are not in this hand", "no game is being played") or reason.startswith(
         "seat "
     ):
-        return "You are not in this game: you are dealt in at the next one."
+        return f"You are not in this {word}: you are dealt in at the next one."
     return reason[:1].upper() + reason[1:] + "." if reason else "Nothing to do right now."
 
 
@@ -499,9 +521,12 @@ def only_takes_away(shown: PrivateView, new: PrivateView) -> bool:
 def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     """The hand DM / ephemeral. ``closed``: the table has closed; the last cards stay,
     the actions and the countdown go."""
-    title = f"Your hand — {GAME_TITLES.get(pv.game, pv.game)} table #{pv.table_id}"
+    name = pv.title or GAME_TITLES.get(pv.game, pv.game)  # a Stud Hi-Lo table's, not "Stud"
+    title = f"Your hand — {name} table #{pv.table_id}"
     colour = discord.Colour.dark_grey() if closed else discord.Colour.dark_teal()
     embed = discord.Embed(title=title, colour=colour)
+    # no cards yet: the one line that says so (not also in the "Now" field)
+    waiting = not_dealt_line(pv) if not dealt(pv) else None
     if pv.game in STUD_GAMES:
         embed.add_field(name="Down (only you)", value=cards_text(pv.down_cards) or "—")
         embed.add_field(name="Up (everyone)", value=cards_text(pv.up_cards) or "—")
@@ -532,7 +557,11 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
             notes.append(f"Time runs out {countdown(pv.deadline)}")
         embed.add_field(name="Now", value=fit_lines(notes, FIELD_VALUE), inline=False)
     elif pv.options or pv.chosen:
-        embed.add_field(name="Now", value=waiting_line(pv), inline=False)
+        line = waiting_line(pv)
+        if waiting is not None and pv.game not in STUD_GAMES:
+            # "Cards: not dealt yet" said it: the line says only what comes next
+            line = line.split(": ", 1)[1][:1].upper() + line.split(": ", 1)[1][1:]
+        embed.add_field(name="Now", value=line, inline=False)
     embed.set_footer(text=f"state {pv.version}")
     return embed
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.render.rulebook import table_commands_text
 from cogs._answer import send
 from cogs._render import table_embed
 
@@ -50,8 +51,7 @@ class TableCommands:
         view = await self.service.table_in_channel(interaction.channel_id)
         if view is None:
             raise GameError(
-                "There is no table in this channel: open one with /zoot, /wheelers, /razz,"
-                " /stud, /holdem or /omaha."
+                f"There is no table in this channel: open one with {table_commands_text()}."
             )
         return view
 
@@ -87,8 +87,9 @@ class TableCommands:
     )
     async def pause(self, interaction: discord.Interaction) -> None:
         view = await self._here(interaction)
+        # the answer is the table's announcement (posted once: the table stays quiet)
         paused = await self.service.pause(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction), quiet=True
         )
         await send(
             interaction,
@@ -103,7 +104,7 @@ class TableCommands:
     async def resume(self, interaction: discord.Interaction) -> None:
         view = await self._here(interaction)
         resumed = await self.service.resume(
-            view.table_id, interaction.user.id, may_manage=_may_manage(interaction)
+            view.table_id, interaction.user.id, may_manage=_may_manage(interaction), quiet=True
         )
         await send(interaction, f"Table #{resumed.table_id} goes on.")
         self._refresh_table(resumed.table_id)
@@ -112,12 +113,17 @@ class TableCommands:
     @app_commands.describe(user="the player to remove")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         view = await self._here(interaction)
-        await self.service.kick(
-            view.table_id, interaction.user.id, user.id, may_manage=_may_manage(interaction)
+        after = await self.service.kick(
+            view.table_id,
+            interaction.user.id,
+            user.id,
+            may_manage=_may_manage(interaction),
+            quiet=True,  # this answer is the one announcement
         )
+        when = " after this hand" if after.seat_of(user.id) is not None else ""
         await send(
             interaction,
-            f"{user.mention} leaves table #{view.table_id}.",
+            f"{user.mention} is removed from table #{view.table_id}{when}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self._refresh_table(view.table_id)

@@ -202,7 +202,7 @@ def describe_league(league: League) -> str:
         ),
         f"Time zone: {league.timezone or 'UTC'} (`/night schedule when:` is read in it)",
     ]
-    for game, title in SETTINGS_TITLES.items():
+    for game, title in SETTINGS_TITLES.items():  # every game a table can open
         conf = league.game_settings.get(game, {})
         stakes = dict(conf.get("stakes", {}))
         text = ", ".join(f"{k} {v}" for k, v in sorted(stakes.items())) or "the game's defaults"
@@ -540,7 +540,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
 
     @app_commands.command(
         name="audit",
-        description="Check that every chip is accounted for (rules §5 in docs/rules.md)",
+        description="Check that every chip is accounted for (/rules league §5)",
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -570,6 +570,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
                 guild_id, season=chosen, user_id=None if user is None else user.id
             )
             stored = await stored_names(tx, guild_id)
+            games = await tx.hand_games(r.hand_id for r in rows if r.hand_id is not None)
         # the members' names as they are now (a request each: acknowledge first)
         await defer(interaction, ephemeral=True)
         ids = {
@@ -586,7 +587,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",
-            file=discord.File(io.BytesIO(ledger_csv(rows, names)), filename=name),
+            file=discord.File(io.BytesIO(ledger_csv(rows, names, games=games)), filename=name),
             ephemeral=True,
             allowed_mentions=_NONE,
         )

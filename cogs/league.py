@@ -21,11 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import HomeGameError
+from bot.league.export import entry_words
 from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
 from bot.league.replay import redact_history, replay_text
 from bot.render.charts import render_balance_chart
 from bot.render.limits import CONTENT, fit_lines
 from bot.render.pool import render
+from bot.render.rulebook import table_commands_text
 from bot.render.text import format_chips, plural, safe_name
 from bot.store import NotFound, Season
 from cogs._answer import arm_command, defer, send
@@ -46,21 +48,6 @@ HAND_MENU_SIZE = 25
 REPLAY_LIMIT = 3900
 """Room for the replay in an embed description (Discord's limit is 4096)."""
 
-KIND_WORDS = {
-    "start": "starting chips",
-    "ante": "ante",
-    "bring_in": "bring-in",
-    "bet": "bet",
-    "match": "matched the pot",
-    "award": "won",
-    "refund": "refund",
-    "void": "hand voided",
-    "rebuy": "rebuy",
-    "grant": "grant",
-    "take": "correction",
-    "season_end": "season ended",
-    "settle": "settle-up payment (paid in money; not a result)",
-}
 GAME_NAMES = {
     "zoot": "Zoot",
     "wheelers": "Wheelers",
@@ -132,7 +119,7 @@ class LeagueCog(commands.Cog, name="League"):
             if await tx.find_league(guild_id) is None:
                 if number is None or number == 1:
                     raise NoSuchSeason(
-                        "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                        f"Nobody has played yet. Open a table with {table_commands_text()}."
                     )
                 raise NoSuchSeason(f"There is no season {number} yet.")
             try:
@@ -237,7 +224,7 @@ class LeagueCog(commands.Cog, name="League"):
         )
         if not page.rows:
             body = (
-                "Nobody has played yet. Open a table with `/zoot`, `/wheelers` or `/razz`."
+                f"Nobody has played yet. Open a table with {table_commands_text()}."
                 if lid.game is None
                 else f"Nobody has played {what} this season."
             )
@@ -371,6 +358,7 @@ class LeagueCog(commands.Cog, name="League"):
                 if await tx.find_league(guild_id) is None
                 else await tx.hands_of(guild_id, who.id, limit=HAND_MENU_SIZE)
             )
+            games = await tx.hand_games(e.hand_id for e in entries if e.hand_id is not None)
         parts: list[str] = []
         view: discord.ui.View | None = None
         if hands:
@@ -402,7 +390,8 @@ class LeagueCog(commands.Cog, name="League"):
             for e in reversed(entries):
                 signed = e.amount if e.to_account == wallet.id else -e.amount
                 where = f" (table {e.table_id})" if e.table_id is not None else ""
-                word = KIND_WORDS.get(e.kind, e.kind)
+                # a call at Hold'em is no "matched the pot" (a Zoot word)
+                word = entry_words(e.kind, None if e.hand_id is None else games.get(e.hand_id))
                 lines.append(
                     f"<t:{e.created_at}:R> {format_chips(signed, signed=True)} {word}{where}"
                 )

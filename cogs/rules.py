@@ -1,5 +1,5 @@
-"""``/rules zoot|wheelers|razz|stud|holdem|omaha`` (procedure, ranking, the gaps, house rules) and
-``/rules compare``.
+"""``/rules zoot|wheelers|razz|stud|holdem|omaha|horse|dealers-choice`` (procedure, ranking,
+the gaps, house rules), ``/rules league`` (the chips, the night) and ``/rules compare``.
 
 The texts are the rule book's (:mod:`bot.render.rulebook`, from which docs/rules.md is
 generated); the house rules come from the engines' rules models (or from the table open in
@@ -60,7 +60,7 @@ def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
     title = GAME_TITLES[game]
     embed = discord.Embed(
         title=f"{title}: the rules",
-        description=f"Numbered as in {rulebook.DOC_PATH}.",
+        description=f"Messages cite these rules by number: `/rules {game} §N`.",
         colour=discord.Colour.dark_green(),
     )
     for part in rulebook.PARTS[game]:
@@ -73,30 +73,65 @@ def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
     return embed
 
 
-#: ``/rules compare`` choices beyond the games' own rankings: Stud Hi-Lo ranks both halves.
-COMPARE_EXTRA = {"stud8": "Stud Hi-Lo"}
+def topic_embed(topic: str) -> discord.Embed:
+    """``/rules league``: a page of the rule book that is no game's (the chips, the night)."""
+    title, _, parts = rulebook.TOPICS[topic]
+    embed = discord.Embed(
+        title=f"{title}: the rules",
+        description=f"Messages cite these rules by number: `/rules {topic} §N`.",
+        colour=discord.Colour.dark_green(),
+    )
+    for part in parts:
+        for i, piece in enumerate(_chunks(rulebook.part_text(part))):
+            name = part.title if i == 0 else f"{part.title} (continued)"
+            embed.add_field(name=name, value=piece, inline=False)
+    return embed
+
+
+#: ``/rules compare`` choices beyond the games' own rankings: the hi-lo games rank both
+#: halves and say who takes which.
+COMPARE_EXTRA = {"omaha8": "Omaha Hi-Lo", "stud8": "Stud Hi-Lo"}
+HI_LO = {"stud8": "stud", "omaha8": "omaha"}
+
+
+def _shown(h: dict[str, Any]) -> str:
+    return f"`{cards_text(parse_cards(h['cards']))}`"
+
+
+def _takes(hands: list[dict[str, Any]], what: str) -> str:
+    """Who takes ``what``: "`A♠ …` takes the high half", "`…` and `…` split the high half"."""
+    who = " and ".join(_shown(h) for h in hands)
+    return f"{who} {'takes' if len(hands) == 1 else 'split'} {what}"
 
 
 def _hi_lo_text(hands: list[dict[str, Any]]) -> str:
-    """Stud Hi-Lo: the low half's order, and who takes which half (RULES 8.8, 8.9)."""
+    """A hi-lo pot between these hands: the low half's order, and who takes which half
+    (rules §8.8, §8.9; Omaha Hi-Lo §6.2): the best high hand and the best eight-or-better
+    low share it; with no low the high hand takes it all."""
     lows = sorted((h for h in hands if h["low"] is not None), key=lambda h: h["low_place"])
     lines = [
         f"Low {PLACE.get(h['low_place'], str(h['low_place']) + '.')}"
-        f" `{cards_text(parse_cards(h['cards']))}`: {hand_name_text(h['low'])}"
+        f" {_shown(h)}: {hand_name_text(h['low'])}"
         for h in lows
     ]
+    high = [h for h in hands if h["place"] == 1]
     if not lows:
-        return "No hand has an eight-or-better low: the high hand would take the whole pot."
-    best = [h for h in lows if h["low_place"] == 1]
-    who = "Tie for low: the low half is shared." if len(best) > 1 else "The best low takes half."
+        return "No hand has an eight-or-better low: " + _takes(high, "the whole pot (no low)") + "."
+    low = [h for h in lows if h["low_place"] == 1]
+    if len(high) == 1 and len(low) == 1 and high[0] is low[0]:
+        who = f"{_shown(high[0])} scoops: it takes both halves, the high and the low."
+    else:
+        high_half = ("Tie for high: " if len(high) > 1 else "") + _takes(high, "the high half")
+        low_half = ("Tie for low: " if len(low) > 1 else "") + _takes(low, "the low half")
+        who = f"{high_half}. {low_half}."
     return "\n".join([*lines, who])
 
 
 def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str:
     """Which of the hands wins and why; raises a HomeGameError naming the bad input."""
     hands = [h.strip() for h in hands_text.replace(";", "|").split("|") if h.strip()]
-    split = "hi-lo" if game == "stud8" else "high"
-    game = "stud" if game == "stud8" else game
+    split = "hi-lo" if game in HI_LO else "high"
+    game = HI_LO.get(game, game)
     result = compare_group(game, hands, wraparound=wraparound, split=split)
     ranked = sorted(result["hands"], key=lambda h: h["place"])
     for h in ranked:
@@ -105,7 +140,7 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
     for h in ranked:
         pretty = cards_text(parse_cards(h["cards"]))
         strength = "" if h["strength"] is None else f" (beats {h['strength']:.2%} of hands)"
-        if "low" in h:  # Omaha: the eight-or-better low each hand makes
+        if "low" in h:  # the eight-or-better low each hand makes
             strength += "; no low" if h["low"] is None else f"; low {h['low']}"
         lines.append(
             f"{PLACE.get(h['place'], str(h['place']) + '.')} `{pretty}`: {h['name']}{strength}"
@@ -123,7 +158,7 @@ def compare_text(game: str, hands_text: str, *, wraparound: bool = False) -> str
             why = f"Lowest wins: {winners[0]['name']} is lower than {second['name']}."
         else:
             why = f"{winners[0]['name']} outranks {second['name']}."
-    if split == "hi-lo":
+    if split == "hi-lo" and len(ranked) >= 2:
         why = f"{why}\n\n{_hi_lo_text(result['hands'])}"
     return "\n".join([*lines, "", why])
 
@@ -186,6 +221,10 @@ class RulesCog(commands.Cog, name="Rules"):
     )
     async def dealers_choice(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "dealers-choice")
+
+    @rules.command(name="league", description=rulebook.TOPICS["league"][1])
+    async def league(self, interaction: discord.Interaction) -> None:
+        await send(interaction, embed=topic_embed("league"), ephemeral=True)
 
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(

@@ -36,7 +36,7 @@ from cogs._delivery import (
     OnceLog,
     is_permanent,
 )
-from cogs._errors import reply
+from cogs._errors import refuse
 from cogs._flop import FlopTables
 from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
 from cogs._mixed_commands import MixedCommands
@@ -83,7 +83,7 @@ CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
 """What the bot needs in a table's channel: see and post the table message (an embed) and
 read it back to edit it; Attach Files too when pictures are on (checked when opening)."""
 
-FOREIGN_TABLE = "That table belongs to another server: nothing changed."
+FOREIGN_TABLE = "That table belongs to another server."
 
 
 def _options(**values: Any) -> dict[str, Any]:
@@ -190,7 +190,7 @@ class TablesCog(
         check_channel(league, interaction.channel_id, parent_id=parent, what=TABLES_OPEN)
         missing = await self._missing_permissions(interaction)
         if missing:
-            await reply(interaction, missing)
+            await refuse(interaction, missing)
             return
         view = await self.service.open_table(
             guild_id=interaction.guild_id,
@@ -417,7 +417,7 @@ class TablesCog(
         # server); every other click must come from the table's own server.
         in_dm = interaction.guild_id is None and cid.action in GUTS_ACTIONS
         if not in_dm and interaction.guild_id != await self._guild(tid):
-            await reply(interaction, FOREIGN_TABLE)
+            await refuse(interaction, FOREIGN_TABLE)
             return
         if await self._superseded(interaction, tid):
             raise StaleAction()
@@ -430,7 +430,7 @@ class TablesCog(
             view = await service.view(tid)
             why = refusal(view, uid, cid.action)
             if why is not None:
-                await reply(interaction, why)
+                await refuse(interaction, why)
                 return
             if cid.action in RAZZ_ACTIONS and cid.version != view.version:
                 raise StaleAction()  # refused at once; the service checks again under its lock
@@ -441,7 +441,7 @@ class TablesCog(
         if cid.action in GUTS_ACTIONS:
             if cid.action == "discard":
                 if len(values) != 1:
-                    await reply(interaction, "Choose exactly one card to discard.")
+                    await refuse(interaction, "Choose exactly one card to discard.")
                     return
                 card = values[0]
                 parse_card(card)  # a malformed value is refused here, before anything

@@ -19,6 +19,8 @@ from cogs.rules import default_rules, rules_embed
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "rules.md"
 CITATION = re.compile(r"rules §(\d+(?:\.\d+)?) in docs/rules\.md")
+"""The old citation, of a document players cannot open from Discord."""
+PAGE_CITATION = re.compile(r"/rules ([a-z-]+) §(\d+(?:\.\d+)?)")
 
 
 def doc_rule_numbers() -> set[str]:
@@ -73,11 +75,9 @@ def test_issue12_item10_rules_shows_the_text_of_docs_rules_md(game: str) -> None
         assert f"| `{name}` | {value} | {desc} |" in doc
 
 
-def test_issue12_item10_messages_cite_rules_of_docs_rules_md() -> None:
-    """No text the code shows cites the old "RULES §x"; every "rules §x in docs/rules.md"
-    names a rule the document has (docstrings and comments may still say RULES.md)."""
-    numbers = doc_rule_numbers()
-    old, cited = [], []
+def _shown_strings() -> list[tuple[Path, ast.AST, str]]:
+    """Every string constant of bot/ and cogs/ but docstrings: what the code may show."""
+    found = []
     for path in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docstrings = {
@@ -86,20 +86,51 @@ def test_issue12_item10_messages_cite_rules_of_docs_rules_md() -> None:
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) in docstrings:
-                    continue
-                if re.search(r"RULES\s*§?\d", node.value):
-                    old.append(f"{path.relative_to(REPO)}: {node.value!r}")
-                cited += [(path, n) for n in CITATION.findall(node.value)]
-    assert not old
-    # the table service's close message cites §1.10 (bot/tables/seating.py since the split)
-    assert {p.name for p, _ in cited} >= {"config.py", "seating.py", "admin.py"}
-    assert all(n in numbers for _, n in cited), [n for _, n in cited if n not in numbers]
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+            ):
+                found.append((path, node, node.value))
+    return found
+
+
+def test_issue19_item11_messages_cite_rules_by_the_rules_page_that_shows_them() -> None:
+    """Players cannot open docs/rules.md from Discord: no text the code shows cites "rules
+    §x in docs/rules.md" (nor the old "RULES §x"); each citation is "/rules PAGE §x" (as
+    :func:`rulebook.cite` writes it) and that page of ``/rules`` shows rule x."""
+    pages = rulebook.rule_pages()
+    numbers = doc_rule_numbers()
+    old, cited = [], []
+    for path, _, text in _shown_strings():
+        if re.search(r"RULES\s*§?\d", text) or CITATION.search(text):
+            old.append(f"{path.relative_to(REPO)}: {text!r}")
+        cited += [(path, page, n) for page, n in PAGE_CITATION.findall(text)]
+    for path in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "cite"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                number = str(node.args[0].value)
+                assert number in pages, f"{path.name}: cite({number!r}) is on no /rules page"
+                cited.append((path, pages[number][0], number))
+    assert not old, old
+    assert {p.name for p, _, _ in cited} >= {"config.py", "seating.py", "admin.py", "stud.py"}
+    for path, page, number in cited:
+        assert number in numbers, (path.name, number)
+        assert page in pages[number], f"{path.name}: /rules {page} does not show §{number}"
+    # the pages named are /rules subcommands, and each shows what it is cited for
+    commands = {*rulebook.PARTS, *rulebook.TOPICS}
+    assert {page for _, page, _ in cited} <= commands
+    assert rulebook.cite("5.2") == "/rules league §5.2"
+    assert rulebook.cite("1.10", "wheelers") == "/rules wheelers §1.10"
 
 
 def test_issue12_item10_razz_stakes_error_cites_rule_4_2() -> None:
-    with pytest.raises(ValueError, match=r"rules §4\.2 in docs/rules\.md"):
+    with pytest.raises(ValueError, match=r"/rules razz §4\.2"):
         LeagueSettings(razz_bring_in=10, razz_small_bet=10)
 
 

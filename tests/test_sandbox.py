@@ -101,7 +101,7 @@ def test_issue12_item7_every_version_of_the_table_message_is_printed(tmp_path: P
         if ln.startswith("[#poker] ") and "== Razz — table #1 ==" in ln
     ]
     headers = [lines[i + 1].strip() for i in versions]
-    streets = [h.split(" · ")[0] for h in headers if " · Game 1 · " in h]
+    streets = [h.split(" · ")[0] for h in headers if " · Hand 1 · " in h]
     firsts = [s for i, s in enumerate(streets) if i == 0 or streets[i - 1] != s]
     # (the table's last version, once it closes, reads "closed")
     assert [s for s in firsts if s != "closed"] == [

@@ -91,7 +91,7 @@ def test_sandbox_stud_big_bet_button_is_clicked_when_offered(tmp_path: Path) -> 
         for i in offered
         if i + 1 < len(versions)
         and "4th street" in versions[i + 1][1]
-        and re.fullmatch(r"\w+ bets to 20", [ln for ln in versions[i + 1] if ln][-2])
+        and re.fullmatch(r"\w+ bets 20", [ln for ln in versions[i + 1] if ln][-2])
     ]
     assert took, "nobody bet to the big bet after the button was offered"
 

@@ -1,5 +1,6 @@
 """``python -m bot compare holdem|omaha``: rank Hold'em and Omaha hands (high; Omaha also
-names each hand's eight-or-better low).
+names each hand's eight-or-better low, ``"low"``, and its place among the lows,
+``"low_place"``, null when none qualifies).
 
 A board may be given as one more HAND starting with ``board`` (``"board: Ks 7d 2c 9h
 4s"``). Hold'em: with a board each hand is two hole cards (the best five of the seven);
@@ -57,20 +58,25 @@ def flop_group(game: str, hands: Sequence[str]) -> dict[str, Any]:
             raise InvalidHand(f"hand {number} has {len(cards)} cards: a hand here has {want}")
         parsed.append(cards)
     scores = []
+    lows: list[int | None] = []
     for cards in parsed:
         if game == "omaha":
             assert board is not None
             low = omaha_low8_score(cards, board)
+            lows.append(low)
             scores.append((omaha_high_score(cards, board), None if low is None else low8_name(low)))
         else:
+            lows.append(None)
             scores.append((high_score([*cards, *(board or ())]), None))
+    low_ranked = sorted({s for s in lows if s is not None}, reverse=True)
+    low_place = {s: i + 1 for i, s in enumerate(low_ranked)}
     ranked = sorted({s for s, _ in scores}, reverse=True)
     place = {s: i + 1 for i, s in enumerate(ranked)}
     out: dict[str, Any] = {"game": game}
     if board is not None:
         out["board"] = format_cards(board)
     out["hands"] = []
-    for cards, (score, low) in zip(parsed, scores, strict=True):
+    for cards, (score, low), low_score in zip(parsed, scores, lows, strict=True):
         entry: dict[str, Any] = {
             "cards": format_cards(cards),
             "place": place[score],
@@ -79,5 +85,6 @@ def flop_group(game: str, hands: Sequence[str]) -> dict[str, Any]:
         }
         if game == "omaha":
             entry["low"] = low
+            entry["low_place"] = None if low_score is None else low_place[low_score]
         out["hands"].append(entry)
     return out

@@ -1,10 +1,12 @@
 """The ledger as CSV: one row per ledger entry, in id order.
 
-Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, from_name, to_name,
-actor_name``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>`` or
-``user:<id>``, empty cells for what an entry has not got. The ``*_name`` columns name the
-members as they are now (given by the caller: their server names when the export is made),
-beside the ids, which stay: a name changes, an id does not.
+Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, what, from_name,
+to_name, actor_name``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>``
+or ``user:<id>``, empty cells for what an entry has not got. ``kind`` is the ledger's own
+word; ``what`` says it as ``/history`` does, for the game of the entry's hand (a ``match``
+is a matched pot at Zoot and Wheelers, a call at the betting games: :func:`entry_words`).
+The ``*_name`` columns name the members as they are now (given by the caller: their server
+names when the export is made), beside the ids, which stay: a name changes, an id does not.
 """
 
 from __future__ import annotations
@@ -27,10 +29,45 @@ COLUMNS: tuple[str, ...] = (
     "hand",
     "actor",
     "reason",
+    "what",
     "from_name",
     "to_name",
     "actor_name",
 )
+
+KIND_WORDS = {
+    "start": "starting chips",
+    "ante": "ante",
+    "bring_in": "bring-in",
+    "blind": "blind",
+    "bet": "bet or raise",
+    "match": "matched the pot",
+    "award": "won",
+    "refund": "refund",
+    "void": "hand voided",
+    "rebuy": "rebuy",
+    "grant": "grant",
+    "take": "correction",
+    "season_end": "season ended",
+    "settle": "settle-up payment (paid in money; not a result)",
+}
+"""A ledger kind in words (at Zoot and Wheelers; :func:`entry_words` for the others)."""
+GUTS_GAMES = frozenset({"zoot", "wheelers"})
+BETTING_WORDS = {"match": "call"}
+"""What a kind means at the betting games (Razz, Stud, Hold'em, Omaha), where it differs:
+the engines book a call as a ``match`` of the bet (the chips move the same way)."""
+
+
+def entry_words(kind: str, game: str | None = None) -> str:
+    """A ledger entry's kind as a player reads it, at the game of its hand (``None``: no
+    hand, or unknown).
+
+    >>> entry_words("match", "zoot"), entry_words("match", "holdem"), entry_words("bet", "razz")
+    ('matched the pot', 'call', 'bet or raise')
+    """
+    if game is not None and game not in GUTS_GAMES and kind in BETTING_WORDS:
+        return BETTING_WORDS[kind]
+    return KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
 def iso_time(unix: int) -> str:
@@ -70,10 +107,17 @@ def _name(label: str, names: Mapping[int, str]) -> str:
     return label  # the house
 
 
-def ledger_csv(rows: Iterable[LedgerRow], names: Mapping[int, str] | None = None) -> bytes:
+def ledger_csv(
+    rows: Iterable[LedgerRow],
+    names: Mapping[int, str] | None = None,
+    *,
+    games: Mapping[int, str] | None = None,
+) -> bytes:
     """UTF-8 CSV text (with a header row) of ``rows``; ``names``: user id -> the member's
-    name now (a member missing from it gets an empty name cell)."""
+    name now (a member missing from it gets an empty name cell); ``games``: each hand's
+    game by id (the ``what`` column reads a row at its game)."""
     known: Mapping[int, str] = names or {}
+    games = games or {}
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -90,6 +134,7 @@ def ledger_csv(rows: Iterable[LedgerRow], names: Mapping[int, str] | None = None
                 _cell(r.hand_id),
                 _cell(r.actor_id),
                 _cell(r.reason),
+                entry_words(r.kind, None if r.hand_id is None else games.get(r.hand_id)),
                 _name(r.from_name, known),
                 _name(r.to_name, known),
                 "" if r.actor_id is None else _text_cell(known.get(r.actor_id, "")),

@@ -18,7 +18,7 @@ from typing import Any
 from bot.engine.cards import parse_card
 from bot.engine.errors import InvalidCard
 from bot.engine.events import Event
-from bot.render.text import shown_hand_name
+from bot.render.text import format_chips, shown_hand_name
 
 HIDDEN = "??"
 _CARD = r"(?:[2-9TJQKA][cdhs])"
@@ -32,7 +32,7 @@ VERBS = {
     "call": "calls",
     "bet": "bets",
     "raise": "raises",
-    "complete": "completes to",
+    "complete": "completes",
     "bring_in": "brings in",
 }
 STREETS = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
@@ -218,8 +218,12 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
     if k == "action":
         kind = str(d.get("action", ""))
         text = f"{who} {VERBS.get(kind, kind.replace('_', ' '))}"
-        if "amount" in d:
-            text += f" {d['amount']}"
+        if kind in ("complete", "raise", "bet") and "to" in d:
+            # a raise says the total it goes to, as the table said it ("raises to 40"); a
+            # plain bet its size (nothing was bet before it this round)
+            text += f" {'' if kind == 'bet' else 'to '}{format_chips(int(d['to']))}"
+        elif "amount" in d:
+            text += f" {format_chips(int(d['amount']))}"
         if d.get("all_in"):
             text += " (all in)"
         if d.get("timed_out"):

@@ -35,7 +35,7 @@ import re
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -67,6 +67,7 @@ from bot.testing import (
     FakeUser,
     running_client,
 )
+from cogs._pictures import ShowdownPicture, showdown_picture
 
 GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
 SPLIT_GAMES = ("stud", "omaha")
@@ -80,16 +81,10 @@ class SandboxArgumentError(SandboxError):
     """A bad --game, --split, --betting, --players or --hands."""
 
 
-@dataclass
-class ShowdownPicture:
-    """The rows of the last showdown seen, for :func:`bot.render.images.render_showdown`."""
-
-    hands: list[tuple[str, tuple[Any, ...], str]] = field(default_factory=list)
-    winners: set[int] = field(default_factory=set)
-
-
 class _CountingRelay(PublishRelay):
-    """The bot's relay, also counting hand results and keeping the last showdown."""
+    """The bot's relay, also counting hand results and keeping the last showdown: the
+    picture the bot itself posts with it (:func:`cogs._pictures.showdown_picture`, the
+    board and the winners' pots included), not a drawing of the sandbox's own."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -99,14 +94,9 @@ class _CountingRelay(PublishRelay):
     async def publish(self, published: Published) -> None:
         if published.results:
             self.results += len(published.results)
-            shown = [s for s in published.view.seats if s.shown]
-            if shown:
-                paid = {m.seat for e in published.events for m in e.chips if m.kind == "award"}
-                winners_uid = {published.user_ids_by_seat.get(s) for s in paid}
-                self.showdown = ShowdownPicture(
-                    [(s.name, tuple(s.shown or ()), s.hand_name or "") for s in shown],
-                    {i for i, s in enumerate(shown) if s.user_id in winners_uid},
-                )
+            picture = showdown_picture(published)
+            if picture is not None:
+                self.showdown = picture
         await super().publish(published)
 
 
@@ -517,5 +507,5 @@ def _save_picture(picture: ShowdownPicture | None, path: Path, out: IO[str]) -> 
         print("[sandbox] no showdown with shown hands to draw", file=out)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(render_showdown(picture.hands, winner_indexes=picture.winners))
+    path.write_bytes(render_showdown(picture.hands, **picture.render_kwargs()))
     print(f"[sandbox] showdown picture saved to {path}", file=out)

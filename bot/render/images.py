@@ -7,12 +7,16 @@ in a card sequence is a face-down card (a Razz down card shown to the other play
 The output is deterministic: the same input gives the same bytes (Pillow writes no
 timestamp into a PNG unless asked to; the card faces are cached, but drawn the same way
 each time). Fonts: DejaVu when the system has it, else Pillow's built-in scalable font.
+Text is drawn only with characters the font has (:func:`drawable`: an emoji in a name
+would be a box), and no picture is wider than :data:`MAX_WIDTH` (long names and labels
+are shortened with "...").
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -63,6 +67,14 @@ SD_HAND_W: Final = 280
 
 _SUPERSAMPLE: Final = 3  # card faces are drawn 3x larger then reduced: smooth edges
 
+MAX_WIDTH: Final = 1500
+"""No picture is wider (long names and labels are shortened to fit): a wide picture is
+scaled down on a phone until its cards are too small to read."""
+BOARD_GAP: Final = 28
+"""Between a player's own cards and the board in a hand picture."""
+DOWN_TAG: Final = "DOWN"
+"""The mark on a stud down card (a card only its owner saw until the showdown)."""
+
 
 @lru_cache(maxsize=32)
 def font(size: int, *, bold: bool = False) -> Font:
@@ -89,6 +101,61 @@ def fit_text(text: str, face: Font, width: float) -> str:
     while text and text_width(text + "...", face) > width:
         text = text[:-1]
     return text.rstrip() + "..."
+
+
+_NOT_A_GLYPH = "\U0010fffd"
+"""A private-use code point no font draws: what a missing character looks like."""
+_INVISIBLE = frozenset("\u200d\ufe0e\ufe0f")  # joiner, text/emoji presentation selectors
+
+
+@lru_cache(maxsize=8)
+def _basic(face: Font) -> Font | None:
+    """``face`` laid out one character at a time (no shaping), to test single glyphs."""
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        return None
+    try:
+        return face.font_variant(layout_engine=ImageFont.Layout.BASIC)
+    except (OSError, ValueError):
+        return None
+
+
+def _glyph(face: Font, ch: str) -> tuple[tuple[int, int], bytes]:
+    mask = face.getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=8192)
+def _can_draw(face: Font, ch: str) -> bool:
+    """Whether ``face`` has a glyph for ``ch`` (not the box of a missing one)."""
+    if ch.isascii():
+        return ch.isprintable()
+    basic = _basic(face)
+    if basic is None:
+        return False  # Pillow's bitmap font: ASCII only
+    try:
+        return _glyph(basic, ch) != _glyph(basic, _NOT_A_GLYPH)
+    except (OSError, ValueError):
+        return False
+
+
+def drawable(text: str, face: Font) -> str:
+    """``text`` with only what ``face`` can draw: an accented letter the font lacks
+    becomes its plain letter ("é" -> "e"), anything else it lacks (emoji, a script it
+    has no glyphs for) is left out, never drawn as a box; spacing is tidied after.
+
+    >>> drawable("bob 🎲", font(20)), drawable("🎲", font(20))
+    ('bob', '')
+    """
+    out: list[str] = []
+    for ch in text:
+        if ch in _INVISIBLE or unicodedata.category(ch) in ("Cs", "Co", "Cn"):
+            continue
+        if _can_draw(face, ch):
+            out.append(ch)
+            continue
+        plain = unicodedata.normalize("NFKD", ch)
+        out.extend(c for c in plain if not unicodedata.combining(c) and _can_draw(face, c))
+    return " ".join("".join(out).split())
 
 
 # --- suits -------------------------------------------------------------------------------
@@ -261,56 +328,127 @@ def _paste_cards(
 
 
 LABEL_SIZE: Final = 20
+CAPTION_SIZE: Final = 15
+CAPTION_H: Final = 22
 SD_NAME_SIZE: Final = 20
 SD_HAND_SIZE: Final = 18
+TAG_SIZE: Final = 14
 PICTURE_TEXT_LIMIT: Final = 120
 """Characters of a label or hand name drawn (hand names are far shorter; the cap only keeps
 a picture's size bounded whatever text it is given)."""
 
 
-def _line(text: str, limit: int = PICTURE_TEXT_LIMIT) -> str:
+def _line(text: str, limit: int = PICTURE_TEXT_LIMIT, face: Font | None = None) -> str:
     """One clean line: no control characters or line breaks (Pillow draws a newline as a
-    second line, or refuses it with an anchor)."""
-    return one_line(text, limit=limit) if text.strip() else ""
+    second line, or refuses it with an anchor), and with ``face`` only what it can draw."""
+    line = one_line(text, limit=limit) if text.strip() else ""
+    return line if face is None else drawable(line, face)
 
 
-def hand_image_size(n_cards: int, *, label: bool | str = False) -> tuple[int, int]:
-    """The (width, height) of :func:`render_hand` for ``n_cards`` cards: wide enough for
-    the cards and for the whole ``label`` (when given as text), which is never cut."""
+def _mark_down(canvas: Image.Image, x: int, y: int, width: int, height: int) -> None:
+    """The stud down-card mark: a dark strip across the card's foot reading DOWN."""
+    strip = max(14, height // 6)
+    bottom = y + height - 1 - max(2, width // 10)  # above the card's rounded corners
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((x + 1, bottom - strip, x + width - 2, bottom), fill=BACK_BLUE)
+    face = font(max(9, strip - 5), bold=True)
+    draw.text((x + width / 2, bottom - strip / 2), DOWN_TAG, fill=TEXT, font=face, anchor="mm")
+
+
+def hand_image_size(
+    n_cards: int, *, label: bool | str = False, board: int = 0, captions: bool = False
+) -> tuple[int, int]:
+    """The (width, height) of :func:`render_hand` for ``n_cards`` cards (and ``board``
+    cards apart from them): wide enough for the cards and for the whole ``label`` (when
+    given as text), up to :data:`MAX_WIDTH` (a longer label is shortened)."""
     width = 2 * MARGIN + n_cards * CARD_W + (n_cards - 1) * GAP
+    if board:
+        width += BOARD_GAP + board * CARD_W + (board - 1) * GAP
     if isinstance(label, str) and label.strip():
-        need = text_width(_line(label), font(LABEL_SIZE, bold=True))
-        width = max(width, 2 * MARGIN + int(need + 0.999))
-    height = 2 * MARGIN + CARD_H + (LABEL_H if label else 0)
+        face = font(LABEL_SIZE, bold=True)
+        need = text_width(_line(label, face=face), face)
+        width = max(width, min(MAX_WIDTH, 2 * MARGIN + int(need + 0.999)))
+    height = 2 * MARGIN + CARD_H + (LABEL_H if label else 0) + (CAPTION_H if captions else 0)
     return width, height
 
 
-def render_hand(cards: Sequence[Card | None], *, label: str | None = None) -> bytes:
+def render_hand(
+    cards: Sequence[Card | None],
+    *,
+    label: str | None = None,
+    down: Collection[int] = (),
+    board: Sequence[Card] = (),
+) -> bytes:
     """PNG of the cards side by side on felt, with an optional label above them.
 
-    ``None`` entries are drawn face down. Raises ValueError for an empty hand or a non-card.
+    ``None`` entries are drawn face down. ``down``: the indexes of stud down cards (their
+    owner sees them; each is marked DOWN). ``board``: the community cards (Hold'em, Omaha),
+    drawn apart after the hand, each group captioned. Raises ValueError for an empty hand
+    or a non-card.
     """
     checked = _checked_cards(cards, "render_hand")
+    shared = _checked_cards(board, "render_hand board") if board else []
     has_label = bool(label and label.strip())
-    width, height = hand_image_size(len(checked), label=label if has_label and label else False)
+    width, height = hand_image_size(
+        len(checked),
+        label=label if has_label and label else False,
+        board=len(shared),
+        captions=bool(shared),
+    )
     canvas = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(canvas)
     top = MARGIN
     if has_label and label is not None:
         face = font(LABEL_SIZE, bold=True)
-        text = _line(label)  # the picture is as wide as the label: never cut
-        ImageDraw.Draw(canvas).text((MARGIN, MARGIN + 12), text, fill=TEXT, font=face, anchor="lm")
+        text = fit_text(_line(label, face=face), face, width - 2 * MARGIN)
+        draw.text((MARGIN, MARGIN + 12), text, fill=TEXT, font=face, anchor="lm")
         top += LABEL_H
+    board_x = MARGIN + len(checked) * (CARD_W + GAP) - GAP + BOARD_GAP
+    if shared:
+        face = font(CAPTION_SIZE, bold=True)
+        draw.text((MARGIN, top + 9), "Your cards", fill=TEXT_DIM, font=face, anchor="lm")
+        draw.text((board_x, top + 9), "Board", fill=TEXT_DIM, font=face, anchor="lm")
+        top += CAPTION_H
     _paste_cards(canvas, checked, MARGIN, top, CARD_W, GAP)
+    for i in sorted(set(down)):
+        if 0 <= i < len(checked):
+            _mark_down(canvas, MARGIN + i * (CARD_W + GAP), top, CARD_W, CARD_H)
+    if shared:
+        _paste_cards(canvas, shared, board_x, top, CARD_W, GAP)
     return png_bytes(canvas, palette=True)
 
 
-def _showdown_columns(names: Sequence[str], hands: Sequence[str]) -> tuple[int, int]:
+def _showdown_columns(
+    names: Sequence[str], hands: Sequence[str], tags: Sequence[str] = (), *, room: int = 0
+) -> tuple[int, int]:
     """The widths of the name and hand-name columns: the usual ones, or wider so that no
-    name and no hand name is cut."""
+    name, tag and hand name is cut; with ``room`` (the pixels both may take together)
+    narrower again, the wider one first, down to the usual widths."""
     name_font, hand_font = font(SD_NAME_SIZE, bold=True), font(SD_HAND_SIZE)
-    name_w = max([SD_NAME_W, *(int(text_width(n, name_font)) + 17 for n in names)])
+    tag_font = font(TAG_SIZE, bold=True)
+    name_w = max(
+        [
+            SD_NAME_W,
+            *(int(text_width(n, name_font)) + 17 for n in names),
+            *(int(text_width(t, tag_font)) + 33 for t in tags),
+        ]
+    )
     hand_w = max([SD_HAND_W, *(int(text_width(h, hand_font)) + 25 for h in hands)])
+    if room and name_w + hand_w > room:
+        # the wider column gives up its extra width first, then the other
+        widths = {"name": (name_w, SD_NAME_W), "hand": (hand_w, SD_HAND_W)}
+        for key in sorted(widths, key=lambda k: widths[k][0] - widths[k][1], reverse=True):
+            excess = widths["name"][0] + widths["hand"][0] - room
+            have, least = widths[key]
+            widths[key] = (max(least, have - max(0, excess)), least)
+        name_w, hand_w = widths["name"][0], widths["hand"][0]
     return name_w, hand_w
+
+
+def _fixed_width(max_cards: int) -> int:
+    """What a showdown's width holds besides the two text columns."""
+    cards_w = max_cards * SD_CARD_W + (max_cards - 1) * SD_GAP
+    return 2 * MARGIN + cards_w + 2 * SD_ROW_PAD
 
 
 def showdown_image_size(
@@ -319,49 +457,71 @@ def showdown_image_size(
     *,
     names: Sequence[str] = (),
     hands: Sequence[str] = (),
+    tags: Sequence[str] = (),
 ) -> tuple[int, int]:
     """The (width, height) of :func:`render_showdown` for ``n_rows`` players holding at
-    most ``max_cards`` cards, wide enough for the players' ``names`` and ``hands`` names."""
+    most ``max_cards`` cards, wide enough for the players' ``names``, winner ``tags`` and
+    ``hands`` names, and never wider than :data:`MAX_WIDTH`."""
+    name_font, hand_font = font(SD_NAME_SIZE, bold=True), font(SD_HAND_SIZE)
     name_w, hand_w = _showdown_columns(
-        [_line(n, NAME_LIMIT) for n in names], [_line(h) for h in hands]
+        [_line(n, NAME_LIMIT, name_font) for n in names],
+        [_line(h, face=hand_font) for h in hands],
+        tags,
+        room=MAX_WIDTH - _fixed_width(max_cards),
     )
     row_h = SD_CARD_H + 2 * SD_ROW_PAD
-    cards_w = max_cards * SD_CARD_W + (max_cards - 1) * SD_GAP
-    width = 2 * MARGIN + name_w + cards_w + hand_w + 2 * SD_ROW_PAD
+    width = _fixed_width(max_cards) + name_w + hand_w
     height = 2 * MARGIN + n_rows * row_h + (n_rows - 1) * SD_ROW_GAP
     return width, height
 
 
+WINNER_TAG: Final = "WINNER"
+
+
 def render_showdown(
-    hands: Sequence[tuple[str, Sequence[Card | None], str]], *, winner_indexes: set[int]
+    hands: Sequence[tuple[str, Sequence[Card | None], str]],
+    *,
+    winner_indexes: set[int],
+    badges: Mapping[int, str] | None = None,
+    down: Mapping[int, Collection[int]] | None = None,
 ) -> bytes:
     """PNG of a showdown: one row per player (name, cards, hand name); the rows in
-    ``winner_indexes`` get a gold border and a WINNER tag.
+    ``winner_indexes`` get a gold border and a tag, ``WINNER`` or their ``badges`` text
+    (which pot they won: "WINNER · SIDE POT 1"). ``down``: by row, the indexes of its
+    stud down cards, each marked DOWN. Names and hand names too wide for
+    :data:`MAX_WIDTH` are shortened with "...".
 
     Raises ValueError for no hands, an empty hand, a non-card or a winner index out of range.
     """
     if not hands:
         raise ValueError("render_showdown: no hands to show")
+    name_font = font(SD_NAME_SIZE, bold=True)
+    hand_font, tag_font = font(SD_HAND_SIZE), font(TAG_SIZE, bold=True)
     rows = [
         (
-            _line(str(name), NAME_LIMIT) or "?",
+            _line(str(name), NAME_LIMIT, name_font) or "?",
             _checked_cards(cards, f"render_showdown row {i} ({name!r})"),
-            _line(str(hand)),
+            _line(str(hand), face=hand_font),
         )
         for i, (name, cards, hand) in enumerate(hands)
     ]
     bad = sorted(i for i in winner_indexes if not (isinstance(i, int) and 0 <= i < len(rows)))
     if bad:
         raise ValueError(f"render_showdown: winner index {bad[0]} is not one of 0..{len(rows) - 1}")
+    tags = {
+        i: _line((badges or {}).get(i, WINNER_TAG), 60, tag_font) or WINNER_TAG
+        for i in winner_indexes
+    }
     max_cards = max(len(cards) for _, cards, _ in rows)
     names, hand_names = [r[0] for r in rows], [r[2] for r in rows]
-    width, height = showdown_image_size(len(rows), max_cards, names=names, hands=hand_names)
-    name_w, _ = _showdown_columns(names, hand_names)
+    name_w, hand_w = _showdown_columns(
+        names, hand_names, list(tags.values()), room=MAX_WIDTH - _fixed_width(max_cards)
+    )
+    width = _fixed_width(max_cards) + name_w + hand_w
+    row_h = SD_CARD_H + 2 * SD_ROW_PAD
+    height = 2 * MARGIN + len(rows) * row_h + (len(rows) - 1) * SD_ROW_GAP
     canvas = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(canvas)
-    name_font = font(SD_NAME_SIZE, bold=True)
-    hand_font, tag_font = font(SD_HAND_SIZE), font(14, bold=True)
-    row_h = SD_CARD_H + 2 * SD_ROW_PAD
     for i, (name, cards, hand) in enumerate(rows):
         top = MARGIN + i * (row_h + SD_ROW_GAP)
         box = (MARGIN, top, width - MARGIN - 1, top + row_h - 1)
@@ -372,20 +532,27 @@ def render_showdown(
             draw.rounded_rectangle(box, radius=12, outline=FELT_LIGHT, width=2)
         x_name = MARGIN + SD_ROW_PAD + 6
         mid = top + row_h // 2
-        name_text = name  # the column is as wide as the widest name: never cut
+        # cut only past MAX_WIDTH (the columns are whole pixels: a fraction more fits)
+        name_text = fit_text(name, name_font, name_w - 16)
         draw.text(
             (x_name, mid - (14 if won else 0)), name_text, fill=TEXT, font=name_font, anchor="lm"
         )
         if won:
-            tag = "WINNER"
+            tag = fit_text(tags[i], tag_font, name_w - 32)
             tw = text_width(tag, tag_font)
             tag_box = (x_name, mid + 8, x_name + tw + 16, mid + 32)
             draw.rounded_rectangle(tag_box, radius=6, fill=GOLD)
             draw.text((x_name + 8, mid + 20), tag, fill=BLACK, font=tag_font, anchor="lm")
         x_cards = MARGIN + SD_ROW_PAD + name_w
-        _paste_cards(canvas, cards, x_cards, top + SD_ROW_PAD, SD_CARD_W, SD_GAP)
+        y_cards = top + SD_ROW_PAD
+        _paste_cards(canvas, cards, x_cards, y_cards, SD_CARD_W, SD_GAP)
+        for k in sorted(set((down or {}).get(i, ()))):
+            if 0 <= k < len(cards) and cards[k] is not None:
+                _mark_down(
+                    canvas, x_cards + k * (SD_CARD_W + SD_GAP), y_cards, SD_CARD_W, SD_CARD_H
+                )
         x_hand = x_cards + max_cards * SD_CARD_W + (max_cards - 1) * SD_GAP + 16
-        hand_text = hand
+        hand_text = fit_text(hand, hand_font, hand_w - 24)
         draw.text(
             (x_hand, mid), hand_text, fill=GOLD if won else TEXT_DIM, font=hand_font, anchor="lm"
         )

@@ -6,14 +6,15 @@ parts of that game (cogs/rules.py) and :func:`markdown` writes the whole book. T
 rules and their defaults come from the engines' rule models (``GutsRules.describe``,
 ``RazzRules.describe``), the same rows a table announces. Regenerate the document with
 ``python -m bot.render.rulebook`` (``--check`` exits 1 when docs/rules.md is stale); a test
-fails when it is. Error messages cite a rule as :func:`cite` writes it: "rules §4.2 in
-docs/rules.md".
+fails when it is. Messages cite a rule as :func:`cite` writes it, by the ``/rules`` page
+that shows it: "/rules razz §4.2" (players cannot open docs/rules.md from Discord).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
@@ -35,9 +36,44 @@ GAME_TITLES = {
 }
 
 
-def cite(number: str) -> str:
-    """How a message names a rule: ``rules §4.2 in docs/rules.md``."""
-    return f"rules §{number} in {DOC_PATH}"
+def table_commands_text() -> str:
+    """Every command that opens a table, for a message that says how to open one (one
+    list: a game added to the rule book is named everywhere).
+
+    >>> table_commands_text()
+    '`/zoot`, `/wheelers`, `/razz`, `/stud`, `/holdem`, `/omaha`, `/horse` or `/dealers-choice`'
+    """
+    names = [f"`/{game}`" for game in GAME_TITLES]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def cite(number: str, game: str | None = None) -> str:
+    """How a message names a rule: the ``/rules`` page that shows it and its number
+    (``/rules razz §4.2``), since players cannot open docs/rules.md from Discord. ``game``:
+    the table's game, whose page is named when it shows the rule (``/rules wheelers §1.10``
+    at a Wheelers table); else the first page that does.
+
+    >>> cite("4.2"), cite("1.10", "wheelers"), cite("1.10", "razz"), cite("5.2")
+    ('/rules razz §4.2', '/rules wheelers §1.10', '/rules zoot §1.10', '/rules league §5.2')
+    """
+    pages = rule_pages().get(number, ())
+    page = game if game in pages else (pages[0] if pages else None)
+    return f"/rules {page} §{number}" if page else f"rules §{number} ({DOC_PATH})"
+
+
+@lru_cache(maxsize=1)
+def rule_pages() -> dict[str, tuple[str, ...]]:
+    """Each rule's number (and each section's, "5") to the ``/rules`` pages showing it, in
+    the order ``/rules`` lists them (the games', then :data:`TOPICS`)."""
+    out: dict[str, list[str]] = {}
+    pages = {**PARTS, **{key: parts for key, (_, _, parts) in TOPICS.items()}}
+    for page, parts in pages.items():
+        for part in parts:
+            for rule in part.rules:
+                for number in (rule.number, rule.number.split(".", 1)[0]):
+                    if page not in out.setdefault(number, []):
+                        out[number].append(page)
+    return {n: tuple(p) for n, p in out.items()}
 
 
 # ------------------------------------------------------------------ Zoot and Wheelers (§1)
@@ -411,6 +447,15 @@ NIGHT = Part(
     ),
 )
 
+TOPICS: dict[str, tuple[str, str, tuple[Part, ...]]] = {
+    "league": (
+        "The league",
+        "The league: chips, the ledger, the night and the settle-up",
+        (CHIPS, NIGHT),
+    ),
+}
+"""``/rules`` pages that are not a game's: key, title, the command's description, parts."""
+
 
 # ------------------------------------------------------------------------- rendering
 
@@ -486,8 +531,9 @@ def markdown() -> str:
         "own texts where they speak, cardroom practice where they do not, and its defaults and",
         "**house rules** where they leave the choice to the dealer. A table announces its house",
         "rules when it opens; `/rules GAME` (`zoot`, `wheelers`, `razz`, `stud`, `holdem`,",
-        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game. Messages cite a rule as",
-        f'"{cite("4.2")}".',
+        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game in Discord, and",
+        "`/rules league` the chips and the night. Messages cite a rule by the page that shows",
+        f'it, as "{cite("4.2")}".',
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",
         "for ten and the letters `s h d c`). Suits never break a tie.",

@@ -144,8 +144,32 @@ SECTIONS: tuple[tuple[str, str, tuple[Part, ...], tuple[str, ...]], ...] = (
 )
 
 
+UNSET_DEFAULTS = {
+    "min_bet": "the big blind",
+    "small_bet": "the big blind",
+    "big_bet": "twice the small bet",
+    "dead_antes": "a big-blind ante only",
+}
+"""What a house rule left unset means, in the words ``/rules`` shows for its default."""
+
+
+def _default_words(name: str, value: str) -> str:
+    """A default as a player reads it: ``off``/``on``, not Python's ``False``/``True``; an
+    unset one says what it falls back to, never ``None``."""
+    if value in ("False", "True"):
+        return "on" if value == "True" else "off"
+    if value == "None":
+        return UNSET_DEFAULTS.get(name, "not set")
+    return value
+
+
 def house_rules(game: str) -> list[tuple[str, str, str]]:
     """(name, default, meaning) of each house rule of a flop game (Omaha's betting is
-    pot-limit unless the table says otherwise)."""
+    pot-limit unless the table says otherwise). Hold'em has no ``split`` option (its
+    command has none): only Omaha's row says it."""
     model = FlopRules(game="omaha", betting="pot-limit") if game == "omaha" else FlopRules()
-    return [row for row in model.describe() if row[0] != "game"]
+    return [
+        (name, _default_words(name, value), desc)
+        for name, value, desc in model.describe()
+        if name != "game" and not (name == "split" and game != "omaha")
+    ]

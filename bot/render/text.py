@@ -26,6 +26,31 @@ EMBED_FIELD_LIMIT = 1024
 """Discord's limit on an embed field value, the usual home of a seat table."""
 
 
+GAME_TITLES = {
+    "zoot": "Zoot",
+    "wheelers": "Wheelers",
+    "razz": "Razz",
+    "stud": "Stud",
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+}
+"""The name of each game a table deals (its family's game key)."""
+STUD_TITLES = {"high": "Seven-card Stud", "hi-lo": "Stud Hi-Lo"}
+
+
+def game_title(game: str, rules: Iterable[tuple[str, str, str]] = ()) -> str:
+    """The game's name as a table and its hand DMs say it: a stud table says which split
+    it plays (its ``split`` rule row), since one game key deals both.
+
+    >>> game_title("stud", [("split", "hi-lo", "")]), game_title("holdem")
+    ('Stud Hi-Lo', "Hold'em")
+    """
+    if game == "stud":
+        split = next((value for name, value, _ in rules if name == "split"), "high")
+        return STUD_TITLES.get(split, "Stud")
+    return GAME_TITLES.get(game, game)
+
+
 def cards_text(cards: Iterable[Card | None], *, hidden: str = CARD_BACK_TEXT) -> str:
     """``A♠ K♥ 10♦ 2♣``; ``None`` is a face-down card, shown as ``hidden``."""
     return " ".join(hidden if c is None else c.pretty for c in cards)
@@ -183,6 +208,32 @@ def hand_name_text(name: str) -> str:
     'three-suited two pair, tens and fives'
     """
     return _TEN.sub("10", name)
+
+
+NOTHING_CHANGED = "Nothing changed."
+"""What a refusal says changed: it changes nothing (RULES §5, and every table's timers)."""
+
+
+def refusal_text(reason: str, *, changed: str = NOTHING_CHANGED) -> str:
+    """A refusal as every reply of the bot writes it: a sentence that starts with a capital
+    letter and ends with a full stop, then what changed (``changed``), unless the reason
+    says so itself. The engines' reasons are short lower-case phrases; their meaning stays.
+
+    >>> refusal_text("it is not your turn")
+    'It is not your turn. Nothing changed.'
+    >>> refusal_text("You cannot raise (rules §6.8)")
+    'You cannot raise (rules §6.8). Nothing changed.'
+    >>> refusal_text("Raise to between 20 and 35: 50 is not allowed. Nothing changed.")
+    'Raise to between 20 and 35: 50 is not allowed. Nothing changed.'
+    """
+    text = reason.strip() or "That is not possible right now"
+    if text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    if changed and not re.search(r"\b(?:nothing|not) (?:was |has been )?changed\b", text, re.I):
+        text = f"{text} {changed}"
+    return text
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

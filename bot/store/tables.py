@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.events import Event
@@ -528,6 +528,19 @@ class TableOps(LedgerOps):
             (table_id, row["n"], table.game, self.now()),
         )
         return await self.hand(hand_id)
+
+    async def hand_games(self, hand_ids: Iterable[int]) -> dict[int, str]:
+        """The game each of these hands was dealt as (a mixed table's hands too), by id:
+        what a ledger row of the hand meant (a Zoot "match" is a matched pot, a Hold'em
+        one a call). Unknown ids are left out."""
+        ids = sorted({int(h) for h in hand_ids})
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):  # well under SQLite's variable limit
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._all(f"SELECT id, game FROM hands WHERE id IN ({marks})", chunk)
+            out.update({int(r["id"]): str(r["game"]) for r in rows})
+        return out
 
     async def hand(self, hand_id: int) -> Hand:
         row = await self._one(_HAND_SELECT + " WHERE h.id = ?", (hand_id,))

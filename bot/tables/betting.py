@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from bot.engine.actions import Action
 from bot.engine.errors import IllegalAction
 from bot.engine.events import Event
-from bot.tables.games import GameFamily
+from bot.tables.games import GameFamily, can_play
 
 
 class BettingHand(Protocol):
@@ -72,10 +72,7 @@ class BettingFamily(GameFamily):
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         can = self._players(stacks, away)
         if len(can) < self.min_players:
-            return (
-                f"only {len(can)} player(s) can play (not away, with chips);"
-                f" a hand needs {self.min_players}"
-            )
+            return f"{can_play(len(can), len(stacks))}; a hand needs {self.min_players}"
         return None
 
     def to_act(self) -> frozenset[int]:

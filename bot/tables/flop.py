@@ -28,6 +28,7 @@ from bot.engine.flop.phh import hand_to_phh
 from bot.engine.flop.showdown import high_name, scores
 from bot.engine.hands.low8 import low8_name
 from bot.engine.shuffle import seed_deck
+from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text
 from bot.tables.betting import BettingFamily
 from bot.tables.games import (
@@ -341,8 +342,8 @@ class FlopFamily(BettingFamily):
             if not paid:
                 return None
             if len(paid) == 1 and self.rules.bb_ante:
-                return f"The big blind posts the ante for the table: {paid[0]}"
-            return f"Everyone antes {max(paid)}"
+                return f"The big blind posts the ante for the table: {_c(paid[0])}"
+            return f"Everyone antes {_c(max(paid))}"
         if k == "blinds":
             hand = self.engine
             if hand is None:
@@ -352,7 +353,7 @@ class FlopFamily(BettingFamily):
                 if a:
                     # heads-up the button (position 1) posts the small blind
                     which = "small" if (p == 0) != (hand.n == 2) else "big"
-                    posts.append(f"{name(hand.seat_ids[p])} posts the {which} blind {a}")
+                    posts.append(f"{name(hand.seat_ids[p])} posts the {which} blind {_c(a)}")
             return "; ".join(posts) or None
         if k == "board":
             word = BOARD_WORDS.get(d["street"], d["street"])
@@ -365,18 +366,18 @@ class FlopFamily(BettingFamily):
             )
             if act in ("bet", "raise"):
                 verb = "bets" if act == "bet" else "raises to"
-                return f"{who} {verb} {d['to']}{tail}"
+                return f"{who} {verb} {_c(d['to'])}{tail}"
             if act == "call":
-                return f"{who} calls {d['amount']}{tail}"
+                return f"{who} calls {_c(d['amount'])}{tail}"
             return f"{who} {act}s{tail}"
         if k == "show":
             return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {_shown_name(d)}"
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
-            return f"{name(d['seat'])} wins {d['amount']}{_award_tail(d)}"
+            return f"{name(d['seat'])} wins {_c(d['amount'])}{_award_tail(d)}"
         if k == "refund":
-            return f"{d['amount']} uncalled chips go back to {name(d['seat'])}"
+            return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
         return None
 
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
@@ -395,7 +396,7 @@ class FlopFamily(BettingFamily):
         if pots:
             lines.append(
                 "; ".join(
-                    f"{'Main pot' if k == 0 else f'side pot {k}'}: {pot['amount']}"
+                    f"{'Main pot' if k == 0 else f'side pot {k}'}: {_c(pot['amount'])}"
                     f" ({', '.join(name(s) for s in pot['seats'])})"
                     for k, pot in enumerate(pots)
                 )
@@ -457,15 +458,15 @@ def _award_lines(
             what = whole if half is None else f"the {half} half"
             if len(got) == 1:
                 seat, amount = got[0]
-                parts.append(f"{name(seat)} wins {what}" + (f" ({amount})" if half else ""))
+                parts.append(f"{name(seat)} wins {what}" + (f" ({_c(amount)})" if half else ""))
                 continue
             who = " and ".join(name(s) for s, _ in got)
             # hi-lo: two players sharing one half of a pot get a quarter each
             quartered = ", quartered" if len(halves) == 2 and len(got) == 2 else ""
-            each = ", ".join(f"{name(s)} {a}" for s, a in got)
+            each = ", ".join(f"{name(s)} {_c(a)}" for s, a in got)
             parts.append(f"{who} split {what}{quartered} ({each})")
         pot = _pot_name(k).capitalize() if several or k else "The pot"
         if merged and not several:
             pot = "The pots"
-        lines.append(f"{pot} ({total}): " + "; ".join(parts))
+        lines.append(f"{pot} ({_c(total)}): " + "; ".join(parts))
     return lines

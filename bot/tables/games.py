@@ -29,6 +29,21 @@ NameOf = Callable[[int], str]
 """Seat number -> the player's display name."""
 
 
+def can_play(n: int, seated: int, *, short: str = "out of chips") -> str:
+    """Why too few players can be dealt in, in words (``short``: what keeps the others out).
+
+    >>> can_play(1, 2)
+    'only one player of 2 can play (the other is away or out of chips)'
+    >>> can_play(1, 1)
+    'only one player is seated'
+    """
+    if n >= seated:
+        return "only one player is seated" if seated == 1 else f"only {seated} players are seated"
+    who = "nobody" if n == 0 else "only one player" if n == 1 else f"only {n} players"
+    others = "the other is" if seated - n == 1 else "the others are"
+    return f"{who} of {seated} can play ({others} away or {short})"
+
+
 @dataclass(frozen=True, slots=True)
 class HandEnd:
     """What the service needs when a hand/game has ended."""
@@ -146,6 +161,11 @@ class GameFamily(ABC):
     @abstractmethod
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         """Why a hand cannot be dealt to these seats now, or None."""
+
+    def short_of_chips(self, chips: int) -> str | None:
+        """Why a player holding ``chips`` cannot be dealt in ("is out of chips"), or None
+        (said after the hand that left them so, with how to get back in)."""
+        return "is out of chips" if chips <= 0 else None
 
     @abstractmethod
     def start_hand(

@@ -16,6 +16,7 @@ from bot.engine.guts import GutsGame, GutsRules, GutsSetup, NotEnoughPlayers, ne
 from bot.engine.guts import policy as guts_policy
 from bot.engine.guts.history import to_history
 from bot.engine.shuffle import SeededShuffle
+from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text
 from bot.tables.games import (
     GameFamily,
@@ -25,6 +26,7 @@ from bot.tables.games import (
     SeatShow,
     _cards_text,
     _merge_settings,
+    can_play,
 )
 
 
@@ -117,6 +119,14 @@ class GutsFamily(GameFamily):
             idle={s: n for s, n in prev.idle.items() if s in stacks and s not in away},
         )
 
+    def short_of_chips(self, chips: int) -> str | None:
+        ante = self.rules.ante
+        if chips <= 0:
+            return "is out of chips"
+        return (
+            f"has {_c(chips)} chips, less than the {_c(ante)}-chip ante" if chips < ante else None
+        )
+
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         if len(stacks) < self.min_players:
             return f"a game needs {self.min_players} players; {len(stacks)} seated"
@@ -127,10 +137,9 @@ class GutsFamily(GameFamily):
             if s not in away and (s in setup.excused or stacks[s] >= self.rules.ante)
         ]
         if len(can) < self.min_players:
-            return (
-                f"only {len(can)} player(s) can play (not away, with the {self.rules.ante}-chip"
-                f" ante); a game needs {self.min_players}"
-            )
+            short = f"cannot pay the {self.rules.ante}-chip ante"
+            who = can_play(len(can), len(stacks), short=short)
+            return f"{who}; a game needs {self.min_players}"
         return None
 
     def start_hand(
@@ -322,9 +331,9 @@ class GutsFamily(GameFamily):
             return None
         k = event.kind
         if k == "game_started":
-            return f"New game: {name(d['dealer'])} deals, ante {d['ante']}, pot {d['pot']}"
+            return f"New game: {name(d['dealer'])} deals, ante {_c(d['ante'])}, pot {_c(d['pot'])}"
         if k == "ante":
-            return f"{name(d['seat'])} antes {d['amount']}"
+            return f"{name(d['seat'])} antes {_c(d['amount'])}"
         if k == "ante_excused":
             return f"{name(d['seat'])} is excused from the ante"
         if k == "laid_down":
@@ -347,9 +356,9 @@ class GutsFamily(GameFamily):
         if k == "resumed":
             return "Table resumed"
         if k == "award":
-            return f"{name(d['seat'])} wins {d['amount']}"
+            return f"{name(d['seat'])} wins {_c(d['amount'])}"
         if k == "match":
-            return f"{name(d['seat'])} matches the pot: {d['amount']} carries over"
+            return f"{name(d['seat'])} matches the pot: {_c(d['amount'])} carries over"
         return None
 
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
@@ -367,10 +376,10 @@ class GutsFamily(GameFamily):
                 )
         res = over.data["result"]
         for s, a in res["awards"].items():
-            lines.append(f"{name(int(s))} wins {a}")
+            lines.append(f"{name(int(s))} wins {_c(a)}")
         if res["matched"]:
             lines.append(
-                f"{name(int(res['challenger']))} matches {res['matched']}: it carries over"
+                f"{name(int(res['challenger']))} matches {_c(res['matched'])}: it carries over"
             )
         return "\n".join(lines)
 

@@ -146,6 +146,8 @@ class Step:
     events: list[Event] = field(default_factory=list)
     announcements: list[str] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
+    results_after: list[int] = field(default_factory=list)
+    """For each result, how many announcements came before it (the posts' order)."""
     touched: set[int] = field(default_factory=set)
     """User ids whose private view surely changed."""
     new_turn: bool = False

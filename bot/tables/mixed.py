@@ -347,6 +347,9 @@ class MixedFamily(GameFamily):
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         return self._planned(stacks, away).start_reason(stacks, away)
 
+    def short_of_chips(self, chips: int) -> str | None:
+        return self.inner.short_of_chips(chips)
+
     def start_hand(
         self,
         stacks: Mapping[int, int],

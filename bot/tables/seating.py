@@ -10,6 +10,8 @@ from typing import Any
 
 from bot.engine.errors import IllegalAction
 from bot.engine.shuffle import new_seed
+from bot.render.rulebook import cite
+from bot.render.text import format_chips
 from bot.store import ActionRecord, LedgerEntry, SeatedElsewhere, Store, Tx
 from bot.tables.channels import check_channel
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
@@ -196,7 +198,10 @@ class TableSeating:
 
         return await self._run_view(table_id, do)
 
-    async def _leave(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
+    async def _leave(
+        self, live: LiveTable, tx: Tx, step: Step, user_id: int, *, quiet: bool = False
+    ) -> None:
+        """``quiet``: the command's own public answer says it (``/table kick``)."""
         info = live.seat_of(user_id)
         if info is None:
             raise NotSeated("you do not sit at this table")
@@ -204,12 +209,15 @@ class TableSeating:
         if fam.hand_running and fam.in_hand(info.seat_no):
             # plays on / folds automatically and leaves after the game
             live.leaving.add(user_id)
-            step.announcements.append(f"{live.name(info.seat_no)} leaves after this hand")
+            if not quiet:
+                step.announcements.append(f"{live.name(info.seat_no)} leaves after this hand")
             await self._after(live, tx, step)
         else:
-            await self._remove(live, tx, step, user_id)
+            await self._remove(live, tx, step, user_id, quiet=quiet)
 
-    async def _remove(self, live: LiveTable, tx: Tx, step: Step, user_id: int) -> None:
+    async def _remove(
+        self, live: LiveTable, tx: Tx, step: Step, user_id: int, *, quiet: bool = False
+    ) -> None:
         info = live.seat_of(user_id)
         if info is None:
             return
@@ -220,17 +228,21 @@ class TableSeating:
         del live.seats[info.seat_no]
         live.family.seat_left(info.seat_no)
         live.practice_stacks.pop(user_id, None)
-        step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
+        if not quiet:
+            step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
         humans = [s for s in live.seats.values() if not s.is_computer]
         if not live.seats or (live.practice and not humans):
             await self._close(live, tx, step, actor_id=None, reason="everyone left")
 
     async def kick(
-        self, table_id: int, actor_id: int, user_id: int, *, may_manage: bool
+        self, table_id: int, actor_id: int, user_id: int, *, may_manage: bool, quiet: bool = False
     ) -> TableView:
+        """Remove a player (now, or after the hand they are in); ``quiet``: the caller
+        announces it (``/table kick``'s public answer), the table posts nothing more."""
+
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
-            await self._leave(live, tx, step, user_id)
+            await self._leave(live, tx, step, user_id, quiet=quiet)
 
         return await self._run_view(table_id, do)
 
@@ -330,7 +342,8 @@ class TableSeating:
             live.hand_id = None
             moved = sum(e.amount for e in entries)
             text = (
-                f"Hand {live.hand_number} voided as the table closed: its {moved:,} chips went back"
+                f"Hand {live.hand_number} voided as the table closed:"
+                f" its {format_chips(moved)} chips went back"
             )
             said.append(text + ".")
             live.recent.append(text)
@@ -339,14 +352,14 @@ class TableSeating:
         back = sum(r.amount for r in refunds)
         if back:
             said.append(
-                f"The pot's {back:,} chips went back to whoever paid them in"
-                " (rules §1.10 in docs/rules.md)."
+                f"The pot's {format_chips(back)} chips went back to whoever paid them in"
+                f" ({cite('1.10', live.family.game)})."
             )
         elif not said:
             said.append("No chips were in the pot.")
         # the table message's last words: the table closed and what went back
         live.recent.append(
-            f"Table closed: the pot's {back:,} chips went back to whoever paid them in"
+            f"Table closed: the pot's {format_chips(back)} chips went back to whoever paid them in"
             if back
             else "Table closed: no chips were left in the pot"
         )
@@ -414,7 +427,8 @@ class TableSeating:
         moved = sum(e.amount for e in entries)
         because = f" ({why})" if why else ""
         step.announcements.append(
-            f"Hand {live.hand_number} voided{because}: every chip it moved ({moved}) went back"
+            f"Hand {live.hand_number} voided{because}: every chip it moved ({format_chips(moved)})"
+            " went back"
         )
         live.recent.append(f"Hand {live.hand_number} was voided")
         del live.recent[:-RECENT]
@@ -427,7 +441,11 @@ class TableSeating:
             return
         await self._schedule_next(live, tx, step)
 
-    async def pause(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
+    async def pause(
+        self, table_id: int, actor_id: int, *, may_manage: bool = False, quiet: bool = False
+    ) -> TableView:
+        """``quiet``: the caller announces it (``/table pause``'s public answer)."""
+
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             if live.seat_of(actor_id) is None:
                 self._may_manage(live, actor_id, may_manage)
@@ -439,11 +457,16 @@ class TableSeating:
             live.deadline = None
             live.pending = None
             step.touched.update(i.user_id for i in live.seats.values())
-            step.announcements.append("Table paused")
+            if not quiet:
+                step.announcements.append("Table paused")
 
         return await self._run_view(table_id, do)
 
-    async def resume(self, table_id: int, actor_id: int, *, may_manage: bool = False) -> TableView:
+    async def resume(
+        self, table_id: int, actor_id: int, *, may_manage: bool = False, quiet: bool = False
+    ) -> TableView:
+        """``quiet``: the caller announces it (``/table resume``'s public answer)."""
+
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             if live.seat_of(actor_id) is None:
                 self._may_manage(live, actor_id, may_manage)
@@ -452,7 +475,8 @@ class TableSeating:
             fam = live.family
             live.status = "running"
             step.touched.update(i.user_id for i in live.seats.values())
-            step.announcements.append("Table resumed")
+            if not quiet:
+                step.announcements.append("Table resumed")
             if fam.paused:
                 step.new_turn = True
                 await self._emit(live, tx, step, fam.resume())

@@ -37,6 +37,7 @@ from bot.engine.events import Event
 from bot.engine.shuffle import commitment, new_seed
 from bot.engine.verify import with_shuffle_fields
 from bot.store import HandFinish, HandResult, Overdraft, Store, Tx
+from bot.tables.busting import bust_notices
 from bot.tables.chips import TableChips
 from bot.tables.choices import TableChoices
 from bot.tables.computers import TableComputers
@@ -343,6 +344,7 @@ class TableService(
         if res:
             live.result = res
             step.results.append(res)
+            step.results_after.append(len(step.announcements))
 
     async def _stacks(self, live: LiveTable, tx: Tx, step: Step) -> dict[int, int]:
         """Each seat's chips now (wallet balances, read with the step's pending writes sent
@@ -381,7 +383,7 @@ class TableService(
             live.status = "open"
             live.pending = None
             live.deadline = None
-            step.announcements.append(f"Waiting for players: {reason}")
+            step.announcements.append(f"Waiting for players: {reason}.")
             return False
         await self._flush(live, tx, step)
         seed = None
@@ -458,6 +460,7 @@ class TableService(
             if live.practice:
                 live.practice_stacks[uid] = chips
         step.touched.update(live.user(s) for s in stacks)
+        step.announcements.extend(await bust_notices(tx, live, stacks))
         for seat in sorted(end.newly_away):
             info = live.seats.get(seat)
             if info is not None and not info.away:
@@ -508,7 +511,7 @@ class TableService(
             live.status = "open"
             live.pending = None
             live.deadline = None
-            step.announcements.append(f"Waiting for players: {reason}")
+            step.announcements.append(f"Waiting for players: {reason}.")
 
     def _check_prediction(self, live: LiveTable, step: Step, balances: Mapping[int, int]) -> bool:
         """After a commit scheduled on predicted balances: take the real ones; whether the

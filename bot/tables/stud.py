@@ -31,6 +31,7 @@ from bot.engine.stud import policy as stud_policy
 from bot.engine.stud.games import StudHighHand, StudHiLoHand
 from bot.render.rulebook import cite
 from bot.render.rulebook_stud import SPLIT_ROW
+from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text, shown_hand_name
 from bot.tables.betting import BettingFamily
 from bot.tables.games import (
@@ -408,7 +409,7 @@ class StudFamily(BettingFamily):
         if k == "draw_for_deal":
             return f"{name(d['dealer'])} draws the lowest card and deals first"
         if k == "antes":
-            return f"Everyone antes {max(d['amounts'])}" if d["amounts"] else None
+            return f"Everyone antes {_c(max(d['amounts']))}" if d["amounts"] else None
         if k == "street":
             return _street(d["street"])
         if k == "community":
@@ -418,12 +419,14 @@ class StudFamily(BettingFamily):
             act = d["action"]
             tail = " (timed out)" if d.get("timed_out") else ""
             if act == "bring_in":
-                return f"{who} brings in {d['amount']}{tail}"
-            if act in ("complete", "bet", "raise"):
-                verb = {"complete": "completes", "bet": "bets", "raise": "raises"}[act]
-                return f"{who} {verb} to {d['to']}{tail}"
+                return f"{who} brings in {_c(d['amount'])}{tail}"
+            if act == "bet":  # a plain bet: its amount (nothing was bet before it)
+                return f"{who} bets {_c(d['to'])}{tail}"
+            if act in ("complete", "raise"):
+                verb = {"complete": "completes", "raise": "raises"}[act]
+                return f"{who} {verb} to {_c(d['to'])}{tail}"
             if act == "call":
-                return f"{who} calls {d['amount']}{tail}"
+                return f"{who} calls {_c(d['amount'])}{tail}"
             return f"{who} {act}s{tail}"
         if k == "show":
             named = hand_name_text(shown_hand_name(d))
@@ -431,9 +434,9 @@ class StudFamily(BettingFamily):
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
-            return f"{name(d['seat'])} wins {d['amount']}"
+            return f"{name(d['seat'])} wins {_c(d['amount'])}"
         if k == "refund":
-            return f"{d['amount']} uncalled chips go back to {name(d['seat'])}"
+            return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
         return None
 
     def _split_lines(self, name: NameOf) -> list[str]:
@@ -448,18 +451,20 @@ class StudFamily(BettingFamily):
             parts = pot.get("parts", [])
             if len(parts) < 2:
                 who = " and ".join(name(int(s)) for s in parts[0]["winners"]) if parts else ""
-                lines.append(f"{label} {pot['amount']}: no qualifying low, high takes all: {who}")
+                lines.append(
+                    f"{label} {_c(pot['amount'])}: no qualifying low, high takes all: {who}"
+                )
                 continue
             halves = []
             for part in parts:
                 winners = [int(s) for s in part["winners"]]
                 if len(winners) == 1:
-                    halves.append(f"{part['part']} {part['amount']} to {name(winners[0])}")
+                    halves.append(f"{part['part']} {_c(part['amount'])} to {name(winners[0])}")
                     continue
                 shares = _shares(part["amount"], len(winners))
-                who = ", ".join(f"{name(s)} {c}" for s, c in zip(winners, shares, strict=True))
-                halves.append(f"{part['part']} {part['amount']} split {who}")
-            lines.append(f"{label} {pot['amount']}: " + "; ".join(halves))
+                who = ", ".join(f"{name(s)} {_c(c)}" for s, c in zip(winners, shares, strict=True))
+                halves.append(f"{part['part']} {_c(part['amount'])} split {who}")
+            lines.append(f"{label} {_c(pot['amount'])}: " + "; ".join(halves))
         return lines
 
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
@@ -480,10 +485,10 @@ class StudFamily(BettingFamily):
                 won[seat] = won.get(seat, 0) + int(e.data["amount"])
         if self.hi_lo:
             # one line per winner: with a split and side pots a seat has several awards
-            lines += [f"{name(s)} wins {c}" for s, c in won.items()]
+            lines += [f"{name(s)} wins {_c(c)}" for s, c in won.items()]
         else:
             lines += [
-                f"{name(e.data['seat'])} wins {e.data['amount']}"
+                f"{name(e.data['seat'])} wins {_c(e.data['amount'])}"
                 for e in events
                 if e.kind == "award"
             ]

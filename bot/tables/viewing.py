@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.engine.actions import ActionOption
 from bot.engine.shuffle import commitment
+from bot.render.text import game_title
 from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
@@ -160,7 +161,18 @@ class TableViewing:
             options=options,
             deadline=None if live.deadline is None else float(live.deadline),
             chosen=cards.chosen,
+            title=self._game_title(live),
         )
+
+    @staticmethod
+    def _game_title(live: LiveTable) -> str:
+        """The name the hand DM gives the game: a mixed table's game being dealt, a stud
+        table's split (one game key deals Stud and Stud Hi-Lo)."""
+        fam = live.family
+        mixed = fam.mixed()
+        if mixed is not None:
+            return str(mixed.label)
+        return game_title(fam.game, fam.describe_rules() if fam.game == "stud" else ())
 
     def _private_marks(self, live: LiveTable) -> dict[int, tuple[Any, ...]]:
         """What each seated user's private view shows that matters, per user: the cards
@@ -202,6 +214,7 @@ class TableViewing:
             private_changed=frozenset(u for u in changed if u in after),
             announcements=tuple(step.announcements),
             results=tuple(step.results),
+            results_after=tuple(step.results_after),
         )
 
     async def view(self, table_id: int) -> TableView:

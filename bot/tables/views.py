@@ -86,6 +86,8 @@ class PrivateView:
     options: tuple[ActionOption, ...]
     deadline: float | None
     chosen: str | None
+    title: str = ""
+    """The game's name (a stud table's split; a mixed table's game being dealt)."""
 
     def option(self, kind: str) -> ActionOption | None:
         return next((o for o in self.options if o.kind == kind), None)
@@ -99,3 +101,21 @@ class Published:
     private_changed: frozenset[int] = frozenset()
     announcements: tuple[str, ...] = ()
     results: tuple[str, ...] = field(default=())
+    results_after: tuple[int, ...] = ()
+    """For each result, how many of the announcements came before it: a hand's result is
+    posted before what follows from it ("out of chips", "Waiting for players")."""
+
+    def posts(self) -> tuple[tuple[str, bool], ...]:
+        """The announcements and results in the order they happened, each marked whether
+        it is a result (without ``results_after``: the announcements first)."""
+        marks = self.results_after
+        if len(marks) != len(self.results):
+            marks = (len(self.announcements),) * len(self.results)
+        out: list[tuple[str, bool]] = []
+        taken = 0
+        for text, mark in zip(self.results, marks, strict=True):
+            out += [(a, False) for a in self.announcements[taken:mark]]
+            taken = max(taken, mark)
+            out.append((text, True))
+        out += [(a, False) for a in self.announcements[taken:]]
+        return tuple(out)

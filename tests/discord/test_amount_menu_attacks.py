@@ -58,7 +58,7 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
         other = next(u for u in players if u is not actor)
         await eventually(lambda: footer_state(table) == view.version, what="table")
         # a player whose turn it is not presses Raise
-        assert await press(world, other, table, "Raise") == "It is not your turn."
+        assert await press(world, other, table, "Raise") == "It is not your turn. Nothing changed."
         unchanged(await service.view(tid), view)
         menu = await amounts(world, actor, table, "Raise")
         for junk in ("abc", "-5", "1e9", "12k", "½", "²", "4①"):
@@ -76,8 +76,11 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
         assert raised.version > view.version and uid not in raised.to_act_user_ids
         # the menu of that turn is stale now: its buttons and its modal are refused
         min_label = next(str(b["label"]) for b in menu.buttons() if "Min" in str(b["label"]))
-        assert await press(world, actor, menu, min_label) == "It is not your turn."
-        assert await press(world, actor, menu, "Other amount…") == "It is not your turn."
+        assert await press(world, actor, menu, min_label) == "It is not your turn. Nothing changed."
+        assert (
+            await press(world, actor, menu, "Other amount…")
+            == "It is not your turn. Nothing changed."
+        )
         unchanged(await service.view(tid), raised)
         # the next player double-clicks one amount button: one raise, one refusal
         (nxt_id,) = raised.to_act_user_ids

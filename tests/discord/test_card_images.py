@@ -61,10 +61,11 @@ def expected_hand_png(game: str, version: MessageVersion) -> tuple[bytes, list[C
         up = parse_cards(version_field(version, "Up (everyone)") or "")
         label = f"Razz · first {len(down)} down (only you), then {len(up)} up (everyone)"
         cards = [*down, *up]
-    else:
-        cards = parse_cards(version_field(version, "Cards") or "")
-        hand = version_field(version, "Hand")
-        label = f"{game.title()} · {hand}" if hand else game.title()
+        # issue 19 item 13: the down cards are marked
+        return render_hand(cards, label=label, down=range(len(down))), cards
+    cards = parse_cards(version_field(version, "Cards") or "")
+    hand = version_field(version, "Hand")
+    label = f"{game.title()} · {hand}" if hand else game.title()
     return render_hand(cards, label=label), cards
 
 
@@ -88,9 +89,12 @@ def assert_dm_images_are_the_owners(world: World, game: str, users: list[FakeUse
     return len(sent)
 
 
-def expected_showdown_png(content: str, order: list[FakeUser]) -> tuple[bytes, set[int]]:
+def expected_showdown_png(
+    content: str, order: list[FakeUser], *, stud: bool = False
+) -> tuple[bytes, set[int]]:
     """``render_showdown`` of the result text's shown hands in seat (join) order, the rows
-    of those the text says win chips marked; returns the PNG and the winner rows."""
+    of those the text says win chips marked (``stud``: the down cards too, dealt 2nd,
+    1st and 7th); returns the PNG and the winner rows."""
     seat = {u.name: i for i, u in enumerate(order)}
     rows: list[tuple[str, list[Card], str]] = []
     winners: set[str] = set()
@@ -103,7 +107,11 @@ def expected_showdown_png(content: str, order: list[FakeUser]) -> tuple[bytes, s
             rows.append((who.removesuffix(" (challenger)"), parse_cards(cards), hand))
     rows.sort(key=lambda row: seat[row[0]])
     marked = {i for i, row in enumerate(rows) if row[0] in winners}
-    return render_showdown(rows, winner_indexes=marked), marked
+    down = {i: [k for k in range(len(row[1])) if k < 2 or k == 6] for i, row in enumerate(rows)}
+    badges = {i: "WINNER · SPLIT" for i in marked} if len(marked) > 1 else {}
+    return render_showdown(
+        rows, winner_indexes=marked, badges=badges, down=down if stud else None
+    ), marked
 
 
 def result_messages(world: World, table: FakeMessage) -> list[FakeMessage]:
@@ -186,7 +194,7 @@ async def test_razz_dm_image_down_then_up_cards_and_showdown_png(world: World) -
             size = opened_png(picture).size  # at least the usual size; wider for long names
             assert size[1] == showdown_image_size(len(rows), 7)[1]
             assert size[0] >= showdown_image_size(len(rows), 7)[0]
-            expected, winners = expected_showdown_png(result.content, players)
+            expected, winners = expected_showdown_png(result.content, players, stud=True)
             assert winners and picture.data == expected  # the winner's row is marked
     # The picture is replaced as streets are dealt; DM edits are coalesced (the newest state
     # wins), so a street may be skipped, but every player's last picture is the full hand.

@@ -130,11 +130,11 @@ async def test_next_hand_dealt_by_the_timer_edits_the_dms_before_the_table_names
         (second_id,) = view.to_act_user_ids
         await (await fake.click_label(by_id[second_id], table, "Fold")).response()
         # the result is shown (the DMs' "game over" waits for the next deal: DM_SETTLE)
-        await eventually(lambda: "Next game" in str(table.embeds[0].get("description")))
+        await eventually(lambda: "Next hand" in str(table.embeds[0].get("description")))
         assert (await service.view(tid)).hand_number == 1
         dm_channels = {hand_dm(world, u).channel.id for u in players}
         before = len(fake.requests)
-        await eventually(lambda: "Game 2" in str(table.embeds[0].get("description")), timeout=5)
+        await eventually(lambda: "Hand 2" in str(table.embeds[0].get("description")), timeout=5)
         await cog(bot).updates.idle()
         made = fake.requests[before:]
         shown = [(r.method, r.path) for r in made]

@@ -69,7 +69,7 @@ async def test_a_table_paused_by_the_idle_rule_is_resumed_by_its_resume_button(
         )
         if game == "razz":
             # the next hand is dealt after the pause between hands
-            await eventually(lambda: "Game 2" in str(table.embeds[0].get("description")))
+            await eventually(lambda: "Hand 2" in str(table.embeds[0].get("description")))
         else:
             await eventually(
                 lambda: (

@@ -142,7 +142,8 @@ async def test_league_setup_bad_stake_names_the_option_and_changes_nothing(
         subcommand="setup",
     )
     reply = await rec.response()
-    assert reply.ephemeral and reply.content.startswith("razz_bring_in:"), reply.content
+    assert reply.ephemeral and "(`razz_bring_in`)" in reply.content, reply.content
+    assert reply.content[0].isupper() and reply.content.endswith("Nothing changed.")
     async with store.read() as tx:
         assert await tx.league(world.guild.id) == before
 

@@ -185,7 +185,7 @@ async def test_hand_end_prediction_corrected_when_a_wallet_emptied_during_the_ha
     assert view.status == "open" and view.phase == "waiting for players"
     assert view.deadline is None
     assert recorder.published[-1].view == view
-    assert recorder.announcements[-1].startswith("Waiting for players: only 1 player(s)")
+    assert recorder.announcements[-1].startswith("Waiting for players: only one player of 2")
     async with store.read() as tx:
         row = await tx.table(tid)
     assert (row.status, row.deadline, row.version) == ("open", None, view.version)

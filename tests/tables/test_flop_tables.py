@@ -101,8 +101,8 @@ async def test_holdem_typed_raise_all_in_and_side_pot_balance_by_the_ledger(
     while await service.hand_in_progress(tid):
         await service.act(tid, await _actor(service, tid), "check")
     view = await service.view(tid)
-    assert view.result is not None and "Main pot: 3000 (" in view.result
-    assert "; side pot 1: 1000 (" in view.result
+    assert view.result is not None and "Main pot: 3,000 (" in view.result
+    assert "; side pot 1: 1,000 (" in view.result
     history = await _finished_history(store, tid)
     replay = replay_flop_phh_text(history)
     assert replay.match, (replay.finishing_stacks, replay.recorded)
