@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -348,7 +349,12 @@ async def run_sim(
         before = await _balances(store, user_ids)
         rebought: dict[int, int] = {}
 
-        async def rebuys() -> None:
+        async def rebuys(table_id: int | None = None) -> None:
+            if table_id is not None:
+                # the table knows its players' chips: no store transaction while none busted
+                view = await service.view(table_id)
+                if all(seat.stack > 0 for seat in view.seats):
+                    return
             for uid, amount in (await rebuy_busted(store, user_ids)).items():
                 rebought[uid] = rebought.get(uid, 0) + amount
                 report.rebuys[uid] = report.rebuys.get(uid, 0) + 1
@@ -365,7 +371,7 @@ async def run_sim(
                 tid,
                 hands,
                 on_hand=None if progress is None else progress.update,
-                between=rebuys,
+                between=partial(rebuys, tid),
             )
             report.hands += done
             report.actions += n
