@@ -39,23 +39,23 @@ def table_versions(lines: list[str], title: str) -> list[list[str]]:
 def test_sandbox_no_limit_holdem_bets_by_the_amount_menu_and_the_typed_modal(
     tmp_path: Path,
 ) -> None:
-    """Hold'em, seed 2: Carol raises by the menu's Min button, Bob bets 13 (no named amount
-    near it) through **Other amount…**; the board is dealt to the river; the same seed
-    prints the same transcript, the clicker-only lines included."""
-    args = ("--game", "holdem", "--players", "3", "--hands", "2", "--seed", "2")
+    """Hold'em, seed 3: Alice raises by the menu's Pot button, Bob bets 38 (no named
+    amount near it) through **Other amount…**; the board is dealt to the river; the same
+    seed prints the same transcript, the clicker-only lines included."""
+    args = ("--game", "holdem", "--players", "3", "--hands", "2", "--seed", "3")
     lines = ran(*args, cwd=tmp_path)
-    assert lines[0] == "[sandbox] holdem, 3 players, 2 hand(s), seed 2"
+    assert lines[0] == "[sandbox] holdem, 3 players, 2 hand(s), seed 3"
     at = lines.index(
-        "[only carol] Raise: how much? Raise to between 20 and 1,000 (your total this round)."
+        "[only alice] Raise: how much? Raise to between 20 and 1,000 (your total this round)."
     )
     assert lines[at + 1].strip() == "[Min: 20] [Pot: 30] [All-in: 1,000] [Other amount…]"
-    assert lines[at + 2] == "[only carol] You raise to 20."
-    at = lines.index("[only bob] (Other amount…) types 13")
+    assert lines[at + 2] == "[only alice] You raise to 30."
+    at = lines.index("[only bob] (Other amount…) types 38")
     assert lines[at - 2].startswith("[only bob] Bet: how much?")
-    assert lines[at + 1] == "[only bob] You bet 13."
+    assert lines[at + 1] == "[only bob] You bet 38."
     # the table then says so, and shows the board
     after = "\n".join(lines[at + 2 : at + 30])
-    assert "bob bets 13" in after, after
+    assert "bob bets 38" in after, after
     boards = [ln for v in table_versions(lines, "Hold'em") for ln in v if ln.startswith("Board:")]
     assert any(len(b.split()) == 6 for b in boards), boards  # "Board:" and 5 cards
     assert "[sandbox] 2 result(s) played; table closed" in lines
@@ -66,10 +66,10 @@ def test_sandbox_no_limit_holdem_bets_by_the_amount_menu_and_the_typed_modal(
 def test_sandbox_pot_limit_omaha_hi_lo(tmp_path: Path) -> None:
     lines = ran(
         "--game", "omaha", "--split", "hi-lo", "--betting", "pot-limit",
-        "--players", "3", "--hands", "2", "--seed", "2",
+        "--players", "3", "--hands", "2", "--seed", "1",
         cwd=tmp_path,
     )  # fmt: skip
-    assert lines[0] == "[sandbox] omaha (hi-lo, pot-limit), 3 players, 2 hand(s), seed 2"
+    assert lines[0] == "[sandbox] omaha (hi-lo, pot-limit), 3 players, 2 hand(s), seed 1"
     versions = table_versions(lines, "Omaha — table #1")
     rules = [ln for v in versions for ln in v if ln.startswith("House rules:")]
     assert rules and "Betting: pot-limit, Split: high-low, eight or better for low" in rules[0]
@@ -80,9 +80,9 @@ def test_sandbox_pot_limit_omaha_hi_lo(tmp_path: Path) -> None:
 
 
 def test_sandbox_stud_big_bet_button_is_clicked_when_offered(tmp_path: Path) -> None:
-    """Seed 45: on 4th street a pair shows and the player to act, wanting to bet, presses
+    """Seed 55: on 4th street a pair shows and the player to act, wanting to bet, presses
     **Big bet** (RULES 8.2): the table's next version says they bet to the big bet, 20."""
-    lines = ran("--game", "stud", "--players", "4", "--hands", "2", "--seed", "45", cwd=tmp_path)
+    lines = ran("--game", "stud", "--players", "4", "--hands", "2", "--seed", "55", cwd=tmp_path)
     versions = table_versions(lines, "Seven-card Stud")
     offered = [i for i, v in enumerate(versions) if "[Big bet]" in v[-1]]
     assert offered, "the Big bet button was never offered"
@@ -125,11 +125,12 @@ def test_sandbox_dealers_choice_dealer_picks_or_lets_the_time_run_out(tmp_path: 
 
 
 def test_sandbox_ends_cleanly_when_one_player_has_all_the_chips(tmp_path: Path) -> None:
-    """Pot-limit Omaha, seed 3: everyone is all in in the first game and one player wins
-    it all. Nobody can deal again: the run says so, closes the table and exits 0."""
-    lines = ran("--game", "omaha", "--players", "4", "--hands", "3", "--seed", "3", cwd=tmp_path)
+    """Pot-limit Omaha heads-up, seed 55: one player has won every chip by the 20th game
+    of the 40 asked for. Nobody can deal again: the run says so, closes the table and
+    exits 0."""
+    lines = ran("--game", "omaha", "--players", "2", "--hands", "40", "--seed", "55", cwd=tmp_path)
     assert "[sandbox] the game cannot go on: 1 player(s) with chips left" in lines
-    assert "[sandbox] 1 result(s) played; table closed" in lines
+    assert "[sandbox] 20 result(s) played; table closed" in lines
 
 
 def test_sandbox_new_games_bad_arguments_exit_2(tmp_path: Path) -> None:

@@ -10,17 +10,78 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.engine.errors import IllegalAction
+from bot.engine.events import Event
 from bot.store import AuditReport, Store
 from bot.tables.service import TableService
 
 SIM_GUILD = 1
 """The league the simulations play in (computer players: user ids -1, -2, ...)."""
+
+GUTS_GAMES = frozenset({"zoot", "wheelers"})
+"""Games without betting rounds: their hands do not count in the entered shares."""
+
+VOLUNTARY = frozenset({"call", "complete", "bet", "raise"})
+"""The actions that put chips in by choice (blinds, antes and bring-ins are forced)."""
+
+
+@dataclass(slots=True)
+class PlayerShare:
+    """One computer's betting-game hands: dealt in, entered (chips put in by choice on the
+    first betting round) and, of those entered, gone all in (on any street)."""
+
+    hands: int = 0
+    entered: int = 0
+    all_in: int = 0
+
+    @property
+    def entered_share(self) -> float:
+        return self.entered / self.hands if self.hands else 0.0
+
+    @property
+    def all_in_share(self) -> float:
+        """All-ins as a share of the hands entered."""
+        return self.all_in / self.entered if self.entered else 0.0
+
+
+def entered_seats(events: Iterable[Event]) -> tuple[set[int], set[int]]:
+    """(seats that entered, seats that entered and went all in) of one hand's events: a
+    seat enters when it calls, completes, bets or raises in the first betting round (the
+    blinds, antes and bring-in are not actions by choice); an all-in is any action that
+    put its last chip in.
+
+    >>> entered_seats([
+    ...     Event("blinds"), Event("betting"),
+    ...     Event("action", {"seat": 3, "action": "raise", "amount": 30, "all_in": False}),
+    ...     Event("action", {"seat": 1, "action": "fold"}),
+    ...     Event("action", {"seat": 2, "action": "call", "amount": 20, "all_in": False}),
+    ...     Event("betting"),
+    ...     Event("action", {"seat": 2, "action": "bet", "amount": 970, "all_in": True}),
+    ... ])
+    ({2, 3}, {2})
+    """
+    rounds = 0
+    entered: set[int] = set()
+    all_in: set[int] = set()
+    for event in events:
+        if event.kind == "betting":
+            rounds += 1
+        elif event.kind == "action":
+            data = event.data
+            seat = data.get("seat")
+            if not isinstance(seat, int):
+                continue
+            if rounds == 1 and data.get("action") in VOLUNTARY and data.get("amount", 0) > 0:
+                entered.add(seat)
+            if data.get("all_in"):
+                all_in.add(seat)
+    return entered, all_in & entered
 
 
 @dataclass(slots=True)
@@ -37,6 +98,10 @@ class SimReport:
     """Hands dealt of each game (a mixed table deals several)."""
     stopped: str | None = None
     audit: AuditReport | None = None
+    shares: dict[int, PlayerShare] = field(default_factory=dict)
+    """By computer (user id): its betting-game hands, entered and all in."""
+    rebuys: dict[int, int] = field(default_factory=dict)
+    """By computer: how many times it rebought (busted, it takes the starting chips)."""
 
     @property
     def hands_per_second(self) -> float:
@@ -58,6 +123,24 @@ class SimReport:
         lines.append("chips won per player:")
         for uid, won in sorted(self.chips_won.items(), reverse=True):
             lines.append(f"  computer {-uid:>3}  {won:>+8}")
+        if self.shares:
+            only = " (the betting games' hands)" if GUTS_GAMES & set(self.games) else ""
+            lines.append(
+                "hands entered (chips put in by choice on the first betting round),"
+                f" and of those gone all in{only}:"
+            )
+            for uid, share in sorted(self.shares.items(), reverse=True):
+                lines.append(
+                    f"  computer {-uid:>3}  entered {100 * share.entered_share:5.1f}%"
+                    f" ({share.entered} of {share.hands} hands)"
+                    f"  all in {100 * share.all_in_share:5.1f}% ({share.all_in})"
+                )
+        rebought = ", ".join(
+            f"computer {-u} {n}" for u, n in sorted(self.rebuys.items(), reverse=True) if n
+        )
+        lines.append(
+            f"rebuys: {sum(self.rebuys.values())}" + (f" ({rebought})" if rebought else "")
+        )
         if self.histories:
             lines.append(f"{len(self.histories)} hand histories written")
         if self.audit is not None:
@@ -105,6 +188,30 @@ async def _balances(store: Store, user_ids: list[int]) -> dict[int, int]:
         return out
 
 
+async def rebuy_busted(store: Store, user_ids: Iterable[int]) -> dict[int, int]:
+    """Each computer with no chips left rebuys: it takes the league's starting chips from
+    the house, a ledger ``rebuy`` as a player's (without the league's cooldown: a
+    simulation plays an evening in seconds), so a simulation plays every hand it was asked
+    for. Between hands only. Returns the chips each one took."""
+    out: dict[int, int] = {}
+    async with store.transaction() as tx:
+        league = await tx.league(SIM_GUILD)
+        amount = league.starting_chips or league.rebuy_amount
+        if amount <= 0:
+            return out
+        house = None
+        for uid in user_ids:
+            wallet = await tx.find_wallet(SIM_GUILD, uid)
+            if wallet is None or wallet.balance > 0:
+                continue
+            house = house or await tx.house(SIM_GUILD)
+            await tx.transfer(
+                house.id, wallet.id, amount, "rebuy", actor_id=uid, reason="rebuy (simulation)"
+            )
+            out[uid] = amount
+    return out
+
+
 async def finish_hand(service: TableService, table_id: int) -> tuple[bool, int]:
     """Play the running hand to its end; (whether one was running, actions taken)."""
     if not await service.hand_in_progress(table_id):
@@ -130,8 +237,10 @@ async def play_hands(
     hands: int,
     *,
     on_hand: Callable[[int], None] | None = None,
+    between: Callable[[], Awaitable[object]] | None = None,
 ) -> tuple[int, int, str | None]:
-    """Play ``hands`` more hands at the table; (hands, actions, why it stopped early)."""
+    """Play ``hands`` more hands at the table; (hands, actions, why it stopped early).
+    ``between`` runs after each hand (the rebuys)."""
     done = actions = 0
     while done < hands:
         ran, n = await finish_hand(service, table_id)
@@ -140,6 +249,8 @@ async def play_hands(
             done += 1
             if on_hand is not None:
                 on_hand(done)
+            if between is not None and done < hands:
+                await between()
             continue
         view = await service.view(table_id)
         if view.status == "paused":
@@ -162,6 +273,23 @@ async def _games_dealt(store: Store, table_ids: list[int]) -> dict[str, int]:
             for hand in await tx.hands(tid):
                 games[hand.game] = games.get(hand.game, 0) + 1
     return games
+
+
+async def _shares(store: Store, table_ids: list[int]) -> dict[int, PlayerShare]:
+    """Each player's betting-game hands at the tables: dealt, entered, all in."""
+    out: dict[int, PlayerShare] = {}
+    async with store.read() as tx:
+        for tid in table_ids:
+            for hand in await tx.hands(tid):
+                if hand.status != "finished" or hand.game in GUTS_GAMES:
+                    continue
+                entered, all_in = entered_seats(await tx.hand_events(hand.id))
+                for result in await tx.hand_results(hand.id):
+                    share = out.setdefault(result.user_id, PlayerShare())
+                    share.hands += 1
+                    share.entered += result.seat_no in entered
+                    share.all_in += result.seat_no in all_in
+    return out
 
 
 async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> list[Path]:
@@ -219,14 +347,31 @@ async def run_sim(
                 report.actions += n
                 user_ids = sorted({*user_ids, *(s.user_id for s in view.seats)}, reverse=True)
         before = await _balances(store, user_ids)
+        rebought: dict[int, int] = {}
+
+        async def rebuys(table_id: int | None = None) -> None:
+            if table_id is not None:
+                # the table knows its players' chips: no store transaction while none busted
+                view = await service.view(table_id)
+                if all(seat.stack > 0 for seat in view.seats):
+                    return
+            for uid, amount in (await rebuy_busted(store, user_ids)).items():
+                rebought[uid] = rebought.get(uid, 0) + amount
+                report.rebuys[uid] = report.rebuys.get(uid, 0) + 1
+
         if hands > 0:
+            await rebuys()  # a computer that busted in an earlier simulation of this db
             if resume and table_ids:
                 tid = table_ids[0]
             else:
                 tid = await _new_table(service, store, game, players, master, options)
                 table_ids.append(tid)
             done, n, stopped = await play_hands(
-                service, tid, hands, on_hand=None if progress is None else progress.update
+                service,
+                tid,
+                hands,
+                on_hand=None if progress is None else progress.update,
+                between=partial(rebuys, tid),
             )
             report.hands += done
             report.actions += n
@@ -237,9 +382,10 @@ async def run_sim(
                 await service.end(tid, view.host_id, may_manage=True)
         report.seconds = time.perf_counter() - started
         after = await _balances(store, user_ids)
-        report.chips_won = {u: after[u] - before.get(u, 0) for u in user_ids}
+        report.chips_won = {u: after[u] - before.get(u, 0) - rebought.get(u, 0) for u in user_ids}
         report.tables = table_ids
         report.games = await _games_dealt(store, table_ids)
+        report.shares = await _shares(store, table_ids)
         await service.stop_service()
         if history_dir is not None:
             report.histories = await write_histories(store, table_ids, history_dir)

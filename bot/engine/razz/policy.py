@@ -1,27 +1,86 @@
 """A computer player for Razz, for simulations and empty seats.
 
-The idea is the usual Razz starting-hand sense: count the distinct ranks of eight or
-lower among your cards (ace low). A "tight" player continues with three such cards on 3rd
-street and needs its hand to stay at least as good as the best board it faces; a "loose"
-player continues more often and bets more. The random choice among close options comes
-from the injected ``rng``.
+The usual Razz starting-hand sense: three different low cards, the lower the better (an
+ace-deuce-trey best), a pair or a card above eight much worse. The three cards are ranked
+among all three-card hands (:class:`~bot.engine.hands.odds.Percentiles`) and the rest is
+the stud games' betting (:func:`bot.engine.stud.policy.decide`): only the best few
+complete, some call the bring-in, fewer call a completion; from 4th street the equity
+against the other boards, dealt out at random with ace-to-five low, decides. An up card
+lower than every other showing makes a hand a little better (the others must respect it),
+one higher than several a little worse. ``style="random"`` picks uniformly among the legal
+kinds. Every random choice comes from the injected ``rng``.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Literal
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Final, Literal
 
 from bot.engine.actions import Action
-from bot.engine.hands import board_key
+from bot.engine.cards import CARDS, Card
+from bot.engine.hands.odds import Percentiles
 from bot.engine.razz.hand import RazzHand
+from bot.engine.stud.policy import Plan, decide
 
 Style = Literal["tight", "loose", "random"]
 
 
-def _good_cards(ranks: list[int]) -> int:
-    """How many distinct ranks of eight or lower (ace low)."""
-    return len({r for r in ranks if r <= 8})
+def _low(card: int) -> int:
+    rank = (card >> 2) + 2
+    return 1 if rank == 14 else rank
+
+
+def start_score(cards: Sequence[Card]) -> float:
+    """Points of three Razz cards: higher is better. Three different ranks count from the
+    highest down (A-2-3 best); a pair plays like two cards and a bad third.
+
+    >>> from bot.engine.cards import parse_cards
+    >>> s = start_score
+    >>> s(parse_cards("Ac 2d 3h")) > s(parse_cards("6c 7d 8h")) > s(parse_cards("Ac Ad 2h"))
+    True
+    >>> s(parse_cards("Ac Ad 2h")) > s(parse_cards("Qc Jd Kh"))
+    True
+    """
+    ranks = sorted({_low(int(c)) for c in cards}, reverse=True)
+    if len(ranks) == 3:
+        hi, mid, lo = ranks
+        return -(hi + mid / 4 + lo / 16)
+    if len(ranks) == 2:
+        return -(10.0 + ranks[0] / 4)
+    return -20.0
+
+
+_TABLE: Final = Percentiles(lambda: [start_score(h) for h in combinations(CARDS, 3)])
+
+#: Razz's 3rd street: as the stud games, but more hands call the bring-in (the bring-in
+#: is the highest card, and a low board pulls the others in).
+PLAN: Final = Plan(
+    complete=0.15,
+    complete_late=0.03,
+    limp=0.3,
+    bring_in_complete=0.06,
+    call=0.2,
+    bring_in_call=0.04,
+    raise_=0.04,
+    call_raise=0.08,
+)
+
+
+def start_share(hand: RazzHand, p: int) -> float:
+    """The share of three-card hands ``p``'s cards beat, nudged by how the up card looks
+    next to the others' (lowest showing: better; higher than most: worse)."""
+    cards = [*hand.down[p], *hand.up[p]][:3]
+    share = _TABLE.share(start_score(cards))
+    if hand.up[p]:
+        mine = _low(int(hand.up[p][0]))
+        shown = [_low(int(hand.up[i][0])) for i in range(hand.n) if i != p and hand.up[i]]
+        lower = sum(1 for r in shown if r < mine)
+        if shown and lower == 0:
+            share += 0.03
+        share -= 0.01 * max(0, lower - 1)
+    return max(0.0, min(1.0, share))
 
 
 def choose(hand: RazzHand, seat: int, rng: random.Random, style: Style = "tight") -> Action:
@@ -29,35 +88,5 @@ def choose(hand: RazzHand, seat: int, rng: random.Random, style: Style = "tight"
     if style == "random":
         kinds = hand.allowed_kinds(seat)
         return Action(seat, rng.choice(kinds)) if kinds else hand.default_action(seat)
-    opts = {o.kind: o for o in hand.legal_actions(seat) if o.allowed}
-    if not opts:
-        return hand.default_action(seat)
     p = hand.position(seat)
-    mine = [c.low_rank for c in (*hand.down[p], *hand.up[p])]
-    good = _good_cards(mine)
-    seen = len(mine)
-    # The best-looking board among the others, to compare with our own.
-    others = [
-        board_key(tuple(hand.up[i]))
-        for i in range(hand.n)
-        if i != p and not hand.folded[i] and hand.up[i]
-    ]
-    ahead = not others or board_key(tuple(hand.up[p])) <= min(others)
-    # "Needed": good cards a five-card low still wants from what we have seen.
-    needed = min(5, seen)
-    strength = good - needed  # 0 = every card so far is a distinct low card
-    loose = style == "loose"
-    aggressive = strength >= 0 and (ahead or rng.random() < (0.5 if loose else 0.2))
-    keep_going = strength >= (-2 if loose else -1) or (ahead and strength >= -2)
-    for kind in ("complete", "bet", "raise"):
-        if kind in opts and aggressive and rng.random() < (0.8 if loose else 0.6):
-            return Action(seat, kind)
-    if "bring_in" in opts:
-        return Action(seat, "bring_in")
-    if "check" in opts:
-        return Action(seat, "check")
-    if "call" in opts and (keep_going or rng.random() < (0.25 if loose else 0.05)):
-        return Action(seat, "call")
-    if "fold" in opts:
-        return Action(seat, "fold")
-    return Action(seat, next(iter(opts)))
+    return decide(hand, seat, rng, share=start_share(hand, p), parts="low", style=style, plan=PLAN)
