@@ -149,8 +149,21 @@ class GameFamily(ABC):
 
     @abstractmethod
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
-    ) -> list[Event]: ...
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        blinds: Mapping[int, str] | None = None,
+    ) -> list[Event]:
+        """Deal the next hand. ``blinds``: the seats of players new to a Hold'em or Omaha
+        table who wait for the big blind ("wait") or post one ("post"), rules 6.14; the
+        other games deal them in at once."""
+
+    def newcomer_blind(self) -> str | None:
+        """The blind state of a player who sits down now: "wait" (for the big blind, or
+        post one) at a Hold'em or Omaha table that has dealt, else None (dealt in at once)."""
+        return None
 
     @abstractmethod
     def to_act(self) -> frozenset[int]: ...

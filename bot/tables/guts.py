@@ -133,7 +133,12 @@ class GutsFamily(GameFamily):
         return None
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         game = GutsGame(self.rules, self._setup(stacks, away), rng=rng)
         try:

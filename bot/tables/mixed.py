@@ -347,8 +347,16 @@ class MixedFamily(GameFamily):
     def start_reason(self, stacks: Mapping[int, int], away: frozenset[int]) -> str | None:
         return self._planned(stacks, away).start_reason(stacks, away)
 
+    def newcomer_blind(self) -> str | None:
+        return self.inner.newcomer_blind()
+
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         index, why = self._plan(stacks, away)
         chooser = None if self.pick is None else self.pick.get("seat")
@@ -362,7 +370,7 @@ class MixedFamily(GameFamily):
             data = {"key": self.variant.key, "label": self.variant.label, "why": why}
             events.append(Event("game_on", {**data, "seat": chooser, "changed": changed}))
         self.undo = {"last_dealer": self.last_dealer, "dealt": sorted(self.dealt)}
-        events.extend(self.inner.start_hand(stacks, away, rng))
+        events.extend(self.inner.start_hand(stacks, away, rng, blinds=blinds))
         dealer = self.inner.dealer
         if dealer is not None:
             self.last_dealer = dealer

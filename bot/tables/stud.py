@@ -172,9 +172,14 @@ class StudFamily(BettingFamily):
         self.last_dealer = last_dealer
 
     def start_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], rng: random.Random
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
-        seats = self._players(stacks, away)
+        seats = self._players(stacks, away)  # no blinds: everyone is dealt in (antes)
         if len(seats) > self.max_players:
             seats = seats[: self.max_players]
         events: list[Event] = []
@@ -421,6 +426,8 @@ class StudFamily(BettingFamily):
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
+            if not d["amount"]:
+                return None  # an empty pot: the uncalled bring-in went back (the refund)
             return f"{name(d['seat'])} wins {d['amount']}"
         if k == "refund":
             return f"{d['amount']} uncalled chips go back to {name(d['seat'])}"
@@ -437,8 +444,10 @@ class StudFamily(BettingFamily):
             label = ("Main pot" if k == 0 else f"Side pot {k}") if len(pots) > 1 else "Pot"
             parts = pot.get("parts", [])
             if len(parts) < 2:
-                who = " and ".join(name(int(s)) for s in parts[0]["winners"]) if parts else ""
-                lines.append(f"{label} {pot['amount']}: no qualifying low, high takes all: {who}")
+                winners = [int(s) for s in parts[0]["winners"]] if parts else []
+                who = " and ".join(name(s) for s in winners)
+                verb = "takes" if len(winners) == 1 else "split"
+                lines.append(f"{label} {pot['amount']}: {who} {verb} the whole pot (no low)")
                 continue
             halves = []
             for part in parts:
@@ -446,7 +455,11 @@ class StudFamily(BettingFamily):
                 if len(winners) == 1:
                     halves.append(f"{part['part']} {part['amount']} to {name(winners[0])}")
                     continue
-                shares = _shares(part["amount"], len(winners))
+                got = part.get("shares")
+                if got is None:  # a result saved before each part kept its shares
+                    shares = _shares(part["amount"], len(winners))
+                else:
+                    shares = [int(got[str(s)]) for s in winners]
                 who = ", ".join(f"{name(s)} {c}" for s, c in zip(winners, shares, strict=True))
                 halves.append(f"{part['part']} {part['amount']} split {who}")
             lines.append(f"{label} {pot['amount']}: " + "; ".join(halves))
@@ -455,6 +468,15 @@ class StudFamily(BettingFamily):
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
         if not any(e.kind == "hand_over" for e in events):
             return None
+        awards = [e.data for e in events if e.kind == "award"]
+        if len(awards) == 1 and not awards[0]["amount"]:
+            # no antes, everyone folded to the bring-in: its own chips were all the pot
+            back = next((e.data for e in events if e.kind == "refund"), None)
+            took = f" their uncalled {back['amount']}" if back is not None else " the bring-in"
+            return (
+                f"Everyone else folded: {name(int(awards[0]['seat']))} takes back{took};"
+                " no chip changed hands"
+            )
         lines = [
             f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])}"
             f" — {hand_name_text(shown_hand_name(e.data))}"

@@ -164,8 +164,11 @@ class StudShowdown(StudCore):
         for k, pot in enumerate(pots):
             parts = self._pot_parts(pot, scores)
             shares: dict[int, int] = {}
+            part_shares: list[dict[int, int]] = []
             for part, chips, winners in parts:
-                for p, amount in self._split(chips, winners, part).items():
+                got = self._split(chips, winners, part)
+                part_shares.append(got)
+                for p, amount in got.items():
                     shares[p] = shares.get(p, 0) + amount
             for p in sorted(shares):
                 amount = shares[p]
@@ -189,8 +192,13 @@ class StudShowdown(StudCore):
             }
             if len(self.PARTS) > 1:
                 entry["parts"] = [
-                    {"part": part, "amount": chips, "winners": [self.seat_ids[p] for p in w]}
-                    for part, chips, w in parts
+                    {
+                        "part": part,
+                        "amount": chips,
+                        "winners": [self.seat_ids[p] for p in w],
+                        "shares": {str(self.seat_ids[p]): a for p, a in sorted(got.items())},
+                    }
+                    for (part, chips, w), got in zip(parts, part_shares, strict=True)
                 ]
             pot_results.append(entry)
         self.contrib = [0] * self.n
