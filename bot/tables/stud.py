@@ -231,7 +231,9 @@ class StudFamily(BettingFamily):
             return None
         p = hand.position(seat)
         mine = hand.bets[p]
-        to = min(hand.stacks[p] + mine, max(hand.bets) + self.rules.big_bet)
+        # a big bet over the last full bet or raise (RRP; pokerkit's reading: over the top)
+        base = hand.level if hand.HALF_BET_RULE else max(hand.bets)
+        to = min(hand.stacks[p] + mine, base + self.rules.big_bet)
         if to <= plain.to or hand.can(Action(seat, plain.kind, amount=to)) is not None:
             return None
         return ActionOption(BIG_BET, True, None, to - mine, to)
