@@ -141,13 +141,13 @@ class ActionOptions(FlopState):
         block = self._aggression_block(p)
         out: list[ActionOption] = []
         if owed > 0:
-            out.append(ActionOption("fold", True, amount=0, to=bets[p]))
+            out.append(ActionOption("fold", True))
             out.append(ActionOption("check", False, f"there is a bet: call {owed} or fold"))
             out.append(ActionOption("call", True, amount=owed, to=bets[p] + owed))
         else:
             if "fold" in self._check_kinds:
                 # RRP (rules 6.5): a player may fold even when checking is free
-                out.append(ActionOption("fold", True, amount=0, to=bets[p]))
+                out.append(ActionOption("fold", True))
             else:  # pokerkit (tournament mode): no folding when checking is free
                 out.append(ActionOption("fold", False, "nothing to call: check instead"))
             out.append(ActionOption("check", True, amount=0, to=bets[p]))
