@@ -56,8 +56,8 @@ Play = Callable[[random.Random], None]
 
 def _kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
     """The kinds the random policy picks from: no fold when checking is free (as the
-    pokerkit side plays)."""
-    return tuple(k for k in kinds if k != "fold") if "check" in kinds else kinds
+    pokerkit side plays). Our engines list a free fold first, just before the check."""
+    return kinds[1:] if len(kinds) > 1 and kinds[1] == "check" else kinds
 
 
 def _rates(plays: dict[str, Play], seconds: float = SECONDS) -> dict[str, float]:
