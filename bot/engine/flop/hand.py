@@ -200,14 +200,15 @@ class FlopHand(ActionOptions):
         else:
             blinds[0], blinds[1] = rules.small_blind, rules.big_blind
             self.bb_pos = 1
-        where = dict(zip(self.seat_ids, range(n), strict=True))
-        post_pos = []
-        for seat in posts:
-            p = where.get(seat, -1)
-            if p <= self.bb_pos or p in post_pos:
-                raise InvalidConfig("posts", f"seat {seat} cannot post a big blind out of turn")
-            blinds[p] = rules.big_blind
-            post_pos.append(p)
+        post_pos: list[int] = []
+        if posts:
+            where = dict(zip(self.seat_ids, range(n), strict=True))
+            for seat in posts:
+                p = where.get(seat, -1)
+                if p <= self.bb_pos or p in post_pos:
+                    raise InvalidConfig("posts", f"seat {seat} cannot post a big blind out of turn")
+                blinds[p] = rules.big_blind
+                post_pos.append(p)
         self.posts: tuple[int, ...] = tuple(sorted(post_pos))
         self.blinds = blinds
         self.street = 0
