@@ -73,7 +73,8 @@ min_bet = 10
 starting_stacks = [100, 100, 15, 100, 100]
 actions = ['d dh p1 5c6c', 'd dh p2 Tc3d', 'd dh p3 2s2h', 'd dh p4 Td4c', 'd dh p5 7c8c',
   'p3 cbr 15', 'p4 cc', 'p5 cc', 'p1 f', 'p2 cc', 'd db AhKdQc', 'p2 cbr 11', 'p4 cc',
-  'p5 cc', 'd db Js', 'p2 cbr 10', 'p4 cc', 'p5 f', 'd db 9h', 'p2 cc', 'p4 cc']
+  'p5 cc', 'd db Js', 'p2 cbr 10', 'p4 cc', 'p5 f', 'd db 9h', 'p2 cc', 'p4 cc',
+  'p2 sm Tc3d', 'p3 sm 2s2h', 'p4 sm Td4c']
 finishing_stacks = [95, 124, 0, 122, 74]
 """
 
@@ -137,6 +138,37 @@ actions = ['d dh p1 Ac2c3d', 'd dh p2 9h9dKs', 'd dh p3 As2s3s', 'p2 pb', 'p3 cb
 finishing_stacks = [101, 89, 15]
 """
 
+# Fixed-limit Omaha Hi-Lo heads-up: six raises before the flop; p1's aces with an 8-7-3-2-A
+# low scoop the 28 chips.
+FO8_HEADS_UP_WAR = """variant = 'FO/8'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100]
+actions = ['d dh p1 AcAd2c3d', 'd dh p2 KsKhQsQh', 'p2 cbr 4', 'p1 cbr 6', 'p2 cbr 8',
+  'p1 cbr 10', 'p2 cbr 12', 'p1 cbr 14', 'p2 cc', 'd db Ah7s8d', 'p1 cc', 'p2 cc', 'd db Kc',
+  'p1 cc', 'p2 cc', 'd db 9h', 'p1 cc', 'p2 cc']
+finishing_stacks = [114, 86]
+"""
+
+# Stud Hi-Lo, 4th street (bet 2): p1 bets, p2 goes all in for 3 (half a bet over it: a
+# raise), p3 raises to 5 and p1, who had bet, raises again to 7 (pokerkit refuses it). No
+# low: p2's club flush takes the main pot (15), p3's king-high straight the side pot (8).
+F7S8_HALF_BET_REOPENS = """variant = 'F7S/8'
+antes = [1, 1, 1]
+bring_in = 1
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 5, 100]
+actions = ['d dh p1 AcKcQd', 'd dh p2 JcJdTs', 'd dh p3 KhKdJs', 'p2 pb', 'p3 cc', 'p1 cc',
+  'd dh p1 Jh', 'd dh p2 9c', 'd dh p3 Qs', 'p1 cbr 2', 'p2 cbr 3', 'p3 cbr 5', 'p1 cbr 7',
+  'p3 cc', 'd dh p1 Ah', 'd dh p2 8c', 'd dh p3 Tc', 'p1 cc', 'p3 cc', 'd dh p1 7d',
+  'd dh p2 6c', 'd dh p3 9s', 'p1 cc', 'p3 cc', 'd dh p1 2h', 'd dh p2 5c', 'd dh p3 3s',
+  'p1 cc', 'p3 cc']
+finishing_stacks = [91, 15, 99]
+"""
+
 ACCEPTED = {
     "ft-heads-up-war.phh": FT_HEADS_UP_WAR,
     "ft-half-bet-reopens.phh": FT_HALF_BET_REOPENS,
@@ -144,7 +176,9 @@ ACCEPTED = {
     "nt-separate-pots.phh": NT_SEPARATE_POTS,
     "nt-short-big-blind.phh": NT_SHORT_BIG_BLIND,
     "po-dead-small-and-post.phh": PO_DEAD_SMALL_AND_POST,
+    "fo8-heads-up-war.phh": FO8_HEADS_UP_WAR,
     "f7s-heads-up-war.phh": F7S_HEADS_UP_WAR,
+    "f7s8-half-bet-reopens.phh": F7S8_HALF_BET_REOPENS,
     "fr-short-completion.phh": FR_SHORT_COMPLETION,
 }
 
