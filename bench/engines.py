@@ -16,6 +16,11 @@ Hold'em: our :class:`FlopHand` and pokerkit's ``NoLimitTexasHoldem`` at 6 player
 method (uniformly one of the legal action kinds; a bet or raise is the minimum), blinds
 5/10, stacks 300.
 
+Our engines let a player fold when checking is free (Robert's Rules); pokerkit's policy
+here does not fold then, so neither does ours (:func:`_kinds`): both sides play the same
+game. Heads-up, Stud (not Razz) has no cap on raises (Robert's Rules), so its random
+raise wars are longer than pokerkit's: the ratio counts that work too.
+
 Guts: Zoot and Wheelers games (ante 10, stacks 1000) played to the end by the computer
 policy (:func:`bot.engine.guts.policy.choose`), games per second; no reference engine.
 
@@ -47,6 +52,12 @@ SLICES = 6
 STACK = 300
 
 Play = Callable[[random.Random], None]
+
+
+def _kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds the random policy picks from: no fold when checking is free (as the
+    pokerkit side plays). Our engines list a free fold first, just before the check."""
+    return kinds[1:] if len(kinds) > 1 and kinds[1] == "check" else kinds
 
 
 def _rates(plays: dict[str, Play], seconds: float = SECONDS) -> dict[str, float]:
@@ -85,7 +96,7 @@ def _ours(n: int, game: type[StudHand] = RazzHand) -> Callable[[random.Random], 
         hand.start()
         while not hand.is_over:
             (seat,) = hand.to_act()
-            hand.apply(Action(seat, rng.choice(hand.allowed_kinds(seat))))
+            hand.apply(Action(seat, rng.choice(_kinds(hand.allowed_kinds(seat)))))
 
     return play
 
@@ -169,7 +180,7 @@ def _ours_holdem(n: int) -> Play:
         hand.start()
         while not hand.is_over:
             (seat,) = hand.to_act()
-            hand.apply(Action(seat, rng.choice(hand.allowed_kinds(seat))))
+            hand.apply(Action(seat, rng.choice(_kinds(hand.allowed_kinds(seat)))))
 
     return play
 

@@ -27,7 +27,15 @@ PREFIX = "hg"
 MAX_CUSTOM_ID = 100
 """Discord's limit on a component's custom_id."""
 
-TABLE_ACTIONS: tuple[str, ...] = ("join", "leave", "start", "hand", "resume")
+TABLE_ACTIONS: tuple[str, ...] = (
+    "join",
+    "leave",
+    "start",
+    "hand",
+    "resume",
+    "post_blind",  # a player new to a Hold'em/Omaha table posts a big blind (rules 6.14)
+    "wait_blind",  # ... or waits for the big blind
+)
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
 RAZZ_ACTIONS: tuple[str, ...] = (

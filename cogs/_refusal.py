@@ -32,6 +32,18 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
         return None if view.status == "open" else "The game has already started."
     if action == "resume":
         return None if view.status == "paused" else "The table is not paused."
+    if action in ("post_blind", "wait_blind"):
+        # rules 6.14: only a player new to a Hold'em or Omaha table chooses
+        if seat.blind is None:
+            return (
+                "You are already dealt in: only a player new to the table waits for the"
+                " big blind or posts one. Nothing changed."
+            )
+        if action == "post_blind" and seat.blind == "post":
+            return "You already post the big blind next hand. Nothing changed."
+        if action == "wait_blind" and seat.blind == "wait":
+            return "You already wait for the big blind. Nothing changed."
+        return None
     if action in RAZZ_ACTIONS:
         if view.status != "running":
             return "No hand is being played right now."

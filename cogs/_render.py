@@ -71,6 +71,8 @@ STATUS_WORDS = {
     "away": "away",
     "sitting_out": "sitting out",
     "all_in": "all in",
+    "waits_for_big_blind": "waits for the big blind",
+    "posts_big_blind": "posts the big blind next hand",
 }
 BUTTON_LABELS: dict[str, str] = {
     "join": "Join",
@@ -78,6 +80,8 @@ BUTTON_LABELS: dict[str, str] = {
     "start": "Start",
     "hand": "My hand",
     "resume": "Resume",
+    "post_blind": "Post big blind",
+    "wait_blind": "Wait for big blind",
     "lay_down": "Lay down",
     "play_on": "Play on",
     "bring_in": "Bring in",
@@ -385,6 +389,14 @@ def table_components(view: TableView) -> discord.ui.View:
                     row=1 + i // 5,  # Discord allows 5 buttons per row
                 )
             )
+    if any(s.blind is not None for s in view.seats):
+        # rules 6.14: a player new to a Hold'em or Omaha table waits for the big blind or
+        # posts one; the buttons are theirs (anyone else's click is refused with why)
+        for action, style in (
+            ("post_blind", discord.ButtonStyle.primary),
+            ("wait_blind", discord.ButtonStyle.secondary),
+        ):
+            ui.add_item(_button(view.version, view.table_id, action, style=style, row=4))
     add_game_select(ui, view)  # a dealer's-choice table between hands
     return ui
 

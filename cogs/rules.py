@@ -54,23 +54,44 @@ def _chunks(text: str, limit: int = FIELD_LIMIT) -> list[str]:
     return pieces
 
 
-def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
+#: Discord's limits on one message's embeds: 6,000 characters in all, 25 fields an embed.
+EMBED_TOTAL = 6000
+EMBED_FIELDS = 25
+
+
+def rules_embeds(game: str, rows: Any, *, at_table: bool) -> list[discord.Embed]:
     """``/rules GAME``: the game's parts of the rule book (bot/render/rulebook.py, the text
-    docs/rules.md is generated from) and its house rules."""
+    docs/rules.md is generated from) and its house rules; more than one embed (one message
+    each) when the text is longer than Discord allows in one message."""
     title = GAME_TITLES[game]
-    embed = discord.Embed(
-        title=f"{title}: the rules",
-        description=f"Messages cite these rules by number: `/rules {game} §N`.",
-        colour=discord.Colour.dark_green(),
-    )
+    fields: list[tuple[str, str]] = []
     for part in rulebook.PARTS[game]:
         for i, piece in enumerate(_chunks(rulebook.part_text(part))):
-            name = part.title if i == 0 else f"{part.title} (continued)"
-            embed.add_field(name=name, value=piece, inline=False)
+            fields.append((part.title if i == 0 else f"{part.title} (continued)", piece))
     label = "House rules at this table" if at_table else "House rules (defaults)"
     for i, piece in enumerate(_chunks(_rules_rows(rows))):
-        embed.add_field(name=label if i == 0 else f"{label} (continued)", value=piece, inline=False)
-    return embed
+        fields.append((label if i == 0 else f"{label} (continued)", piece))
+    embeds = [
+        discord.Embed(
+            title=f"{title}: the rules",
+            description=f"Messages cite these rules by number: `/rules {game} §N`.",
+            colour=discord.Colour.dark_green(),
+        )
+    ]
+    for name, value in fields:
+        embed = embeds[-1]
+        if len(embed) + len(name) + len(value) > EMBED_TOTAL or len(embed.fields) >= EMBED_FIELDS:
+            embed = discord.Embed(
+                title=f"{title}: the rules (continued)", colour=discord.Colour.dark_green()
+            )
+            embeds.append(embed)
+        embed.add_field(name=name, value=value, inline=False)
+    return embeds
+
+
+def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
+    """The first of :func:`rules_embeds` (all of them, for the shorter games)."""
+    return rules_embeds(game, rows, at_table=at_table)[0]
 
 
 def topic_embed(topic: str) -> discord.Embed:
@@ -182,7 +203,10 @@ class RulesCog(commands.Cog, name="Rules"):
             table = await service.table_in_channel(interaction.channel_id)
             if table is not None and table.game == game:
                 rows, at_table = table.rules, True
-        await send(interaction, embed=rules_embed(game, rows, at_table=at_table), ephemeral=True)
+        first, *more = rules_embeds(game, rows, at_table=at_table)
+        await send(interaction, embed=first, ephemeral=True)
+        for embed in more:  # one message holds at most 6,000 characters of embeds
+            await send(interaction, embed=embed, ephemeral=True)
 
     @rules.command(name="zoot", description="Zoot: procedure, ranking by suits, house rules")
     async def zoot(self, interaction: discord.Interaction) -> None:

@@ -467,6 +467,9 @@ class TablesCog(
         elif cid.action == "resume":
             resumed = await service.resume(tid, uid, may_manage=_may_manage(interaction))
             await self._answer_table(interaction, resumed)
+        elif cid.action in ("post_blind", "wait_blind"):
+            chosen = await service.post_blind(tid, uid, post=cid.action == "post_blind")
+            await self._answer_table(interaction, chosen)
         elif cid.action == "hand":
             await self._send_private(interaction, await service.private_view(tid, uid))
         elif cid.action in RAZZ_ACTIONS:

@@ -21,7 +21,14 @@ def test_rules_of_flop_games_write_down_the_cardroom_choices(game: str) -> None:
         "last full bet or raise",  # minimum raise
         "does **not reopen**",  # an incomplete all-in raise
         "odd chip goes to the high half",  # odd chips
-        "no dead button",
+        "**The dead button** (Robert's Rules of Poker's rule",  # issue 18 item 7
+        "**Fixed limit: the half-bet rule**",  # issue 18 item 4: 6.7 names each structure's
+        "**No-limit and pot-limit: the full-raise rule**",
+        "**Each pot is split on its own**",  # item 5
+        "even when checking is free",  # item 6
+        "the blind and three raises",  # item 1
+        "the raising has no cap",  # item 2
+        "the others still owe the full big blind",  # item 3
     ):
         assert choice in text, choice
 

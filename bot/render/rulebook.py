@@ -272,12 +272,19 @@ RAZZ_PROCEDURE = Part(
         ),
         Rule(
             "4.6",
-            "One bet and three raises per street (on 3rd street the completion is the bet).",
+            "One bet and three raises per street (on 3rd street the completion is the bet; "
+            "the bring-in does not count). **No heads-up exception**: Razz keeps the cap "
+            "when two players are left (Stud and the flop games do not, 8.6, 6.6).",
         ),
         Rule(
             "4.7",
-            "All-in and side pots as usual: nobody loses more than they have. A raise may "
-            "stop at the most an opponent can still match.",
+            "All-in and side pots as usual: nobody loses more than they have. **The half-bet "
+            "rule** (fixed limit, Robert's Rules of Poker): an all-in of half a bet or more "
+            "counts as a full completion, bet or raise (it reopens the betting and counts "
+            "toward the cap); a smaller one does not reopen the betting for a player who "
+            "already acted and faces less than half a bet, and the next player may complete "
+            "it to a full bet (an all-in for 4 over a bring-in of 2 at 10/20 is completed "
+            "to 10). A raise may stop at the most an opponent can still match.",
         ),
         Rule(
             "4.8",
@@ -291,9 +298,9 @@ RAZZ_PROCEDURE = Part(
         ),
         Rule(
             "4.10",
-            "Equal hands split each pot; odd chips go to the first of them from the dealer's "
-            "left. On a timeout the bot posts the bring-in when due, else checks, else folds; "
-            "a hand where nobody acted at all pauses the table.",
+            "Equal hands split each pot, each pot on its own; odd chips go to the first of "
+            "them from the dealer's left. On a timeout the bot posts the bring-in when due, "
+            "else checks, else folds; a hand where nobody acted at all pauses the table.",
         ),
     ),
 )
@@ -315,13 +322,21 @@ RAZZ_SILENT = Part(
     (
         Rule(
             "4.12",
-            "Elsewhere the bot plays as pokerkit's fixed-limit Razz does.",
+            "Elsewhere the bot plays as pokerkit's fixed-limit Razz does, but for the "
+            "half-bet rule (4.7) and folding when checking is free (4.14).",
         ),
         Rule(
             "4.13",
             "**The highest up card is all-in** (its ante took all its chips): the bring-in "
             "passes clockwise, to the next player on its left who still has chips, not to the "
             "next-highest up card. The all-in player stays in for the main pot.",
+        ),
+        Rule(
+            "4.14",
+            "A player may fold even when checking is free (not the bring-in). **A forced bet "
+            "nobody calls goes back** to its player: with `ante` 0, when everyone folds to "
+            "the bring-in, it takes its bring-in back, no chip changes hands, and the next "
+            "hand is dealt.",
         ),
     ),
 )

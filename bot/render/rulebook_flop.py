@@ -30,10 +30,10 @@ FLOP_PROCEDURE = Part(
         Rule(
             "6.3",
             "The first **button** goes to the highest of one card dealt to each player (ace "
-            "high; ties ♠ > ♥ > ♦ > ♣); it then moves one seat left each hand, over the "
-            "players dealt in. The first player left of the button posts the **small "
-            "blind**, the next the **big blind** (5 and 10 by default). **Heads-up** the "
-            "button posts the small blind and acts first before the flop, last after it.",
+            "high; ties ♠ > ♥ > ♦ > ♣); from then on the blinds move by the dead-button "
+            "rule (6.14). The first player left of the button posts the **small blind**, the "
+            "next the **big blind** (5 and 10 by default). **Heads-up** the button posts the "
+            "small blind and acts first before the flop, last after it.",
         ),
         Rule(
             "6.4",
@@ -44,25 +44,38 @@ FLOP_PROCEDURE = Part(
         Rule(
             "6.5",
             "Before the flop the player left of the big blind acts first; after it, the "
-            "first player still in left of the button. Each may fold, check when nothing is "
-            "owed, call, bet or raise.",
+            "first player still in left of the button. Each may fold (even when checking is "
+            "free), check when nothing is owed, call, bet or raise.",
         ),
         Rule(
             "6.6",
             "**Betting** (`betting`): `no-limit` (Hold'em's default): any bet up to all your "
             "chips. `pot-limit` (Omaha's default): at most the pot after your call, added to "
             "the call. `fixed-limit`: bets and raises of the small bet (the big blind) before "
-            "the turn and of the big bet (twice it) from the turn; one bet and three raises "
-            "per round. The smallest bet is the big blind; a raise is **at least the last "
-            "full bet or raise of the round**.",
+            "the turn and of the big bet (twice it) from the turn; **a bet and three raises** "
+            "per round while three or more players not all-in contest it (before the flop "
+            "the big blind is the bet: the blind and three raises). **Heads-up** (two players "
+            "not all-in, before the cap is reached) the raising has no cap; a round capped "
+            "three-handed stays capped when a fold leaves two. The smallest bet is the big "
+            "blind; a raise is **at least the last full bet or raise of the round**. A big "
+            "blind all in for less does not lower the price: the others still owe the full "
+            "big blind, and the minimum raise counts from it.",
         ),
         Rule(
             "6.7",
             "**All-in**: nobody loses more than they have; the chips beyond what an all-in "
             "player could match make **side pots**, each contested by those who put it in. "
-            "An all-in raise smaller than a full raise does **not reopen** the betting: who "
-            "already acted may only call or fold. Chips nobody called go back at the end of "
-            "the round.",
+            "**Fixed limit: the half-bet rule**: an all-in of half a bet or more counts as a "
+            "full bet or raise (it reopens the betting and counts toward the cap); a smaller "
+            "one does **not reopen** the betting for a player who already acted and faces "
+            "less than half a bet (they may only call or fold), and the next player may "
+            "complete it: a raise goes one full bet over the last full bet or raise (an "
+            "all-in bet of 4 at 10/20 is completed to 10). **No-limit and pot-limit: the "
+            "full-raise rule**: an all-in smaller than a full raise does **not reopen** the "
+            "betting for who already acted. Chips nobody called go back at the end of the "
+            "round; a forced bet nobody calls goes back too (heads-up with `small_blind` 0, "
+            "when the small blind folds the big blind takes its blind back, no chip changes "
+            "hands, and the next hand is dealt).",
         ),
         Rule(
             "6.8",
@@ -81,14 +94,16 @@ FLOP_PROCEDURE = Part(
             "**Omaha Hi-Lo** (`split: hi-lo`, eight or better): each pot is split between "
             "the best high hand and the best **low**: five different ranks of 8 or lower, "
             "again two from the hand and three from the board, aces low, straights and "
-            "flushes ignored (best low A-2-3-4-5). No qualifying low: the high hand takes the "
-            "whole pot. One hand may win both halves.",
+            "flushes ignored (best low A-2-3-4-5). No qualifying low: the high hand **takes "
+            "the whole pot (no low)**. One hand may win both halves.",
         ),
         Rule(
             "6.11",
             "Equal hands split a pot (two equal lows each take a quarter: a **quartered** "
-            "pot). Odd chips: a split pot's odd chip goes to the high half; within a half, "
-            "to the first winner left of the button.",
+            "pot). **Each pot is split on its own**, main and side, with its own odd chip, "
+            "even when two pots have the same winners. Odd chips: a split pot's odd chip "
+            "goes to the high half; within a half, to the first winner left of the button "
+            "(Robert's Rules of Poker, Ties).",
         ),
         Rule(
             "6.12",
@@ -115,9 +130,19 @@ FLOP_SILENT = Part(
     (
         Rule(
             "6.14",
-            "**A moving button, no dead button**: a player who joins or comes back is dealt "
-            "in at once without posting a missed blind, and the button moves to the next "
-            "player dealt in. A voided hand is dealt again from the same button.",
+            "**The dead button** (Robert's Rules of Poker's rule; the bot follows it rather "
+            "than the TDA's): the **big blind** moves to the next player on the left each "
+            "hand; the **small blind** is last hand's big blind (gone: no small blind this "
+            "hand, a dead small blind); the **button** goes to last hand's small blind's seat, "
+            "even an empty one (a dead button). Heads-up the button posts the small blind; "
+            "from heads-up to three players the button goes to the player before the small "
+            "blind. So nobody posts the big blind twice in a row or skips it when a player "
+            "busts, leaves or arrives. A player who sits down after the first hand **waits "
+            "for the big blind** (dealt in when it reaches them) or presses **Post big "
+            "blind** to play the next hand: the posted big blind is live (they act in turn "
+            "and may check when nobody raised); one sitting between the button and the big "
+            "blind waits a hand more. A player back from away is dealt in at once. A voided "
+            "hand is dealt again from the same blinds.",
         ),
         Rule(
             "6.15",
@@ -129,7 +154,10 @@ FLOP_SILENT = Part(
             "6.16",
             "Elsewhere the bot plays as pokerkit's Hold'em and Omaha do: a player who can "
             "lose nothing more is not asked to act, antes above every other player's are "
-            "partly returned, pots with the same winners are paid as one.",
+            "partly returned. pokerkit 0.7.7 departs from Robert's Rules in the fixed-limit "
+            "cap before the flop and heads-up, the short all-in big blind, the limit all-in "
+            "rule, separate pots and folding when checking is free; the bot plays Robert's "
+            "Rules (its hand histories replay in pokerkit but for those hands).",
         ),
     ),
 )

@@ -65,8 +65,12 @@ STUD_PROCEDURE = Part(
         ),
         Rule(
             "8.6",
-            "The cap, all-ins and side pots, the community card when the deck runs short, "
-            "the showdown order, `showdown_reveal` and timeouts are as in Razz (4.6 to 4.10).",
+            "The cap, all-ins and side pots (the half-bet rule), the community card when the "
+            "deck runs short, the showdown order, `showdown_reveal`, timeouts, folding and an "
+            "uncalled bring-in are as in Razz (4.6 to 4.10, 4.14), but for one rule: "
+            "**heads-up there is no cap** (Robert's Rules of Poker: unlimited raising while "
+            "two players not all-in contest the street, when they are heads-up before the "
+            "cap is reached; a street capped three-handed stays capped).",
         ),
     ),
 )
@@ -97,22 +101,28 @@ STUD_SILENT = Part(
         Rule(
             "8.9",
             "Hi-Lo: each pot, main and side, is split in half between its best high hand "
-            "and its best low. A pot in which nobody has a low goes whole to the high hand; "
-            "this is decided pot by pot, among the players in that pot (cardroom practice).",
+            "and its best low. A pot in which nobody has a low goes whole to the high hand "
+            "(it **takes the whole pot (no low)**); this is decided pot by pot, among the "
+            "players in that pot (cardroom practice).",
         ),
         Rule(
             "8.10",
-            "Odd chips: when a pot is split high and low, the odd chip goes to the high "
-            "half. Equal hands share their half, odd chips to the first of them from the "
-            "dealer's left; two equal lows each get a quarter of the pot (a *quartered* pot).",
+            "Odd chips (Robert's Rules of Poker, Ties): **each pot is split on its own**, "
+            "main and side, with its own odd chip. When a pot is split high and low, the odd "
+            "chip goes to the high half. Equal hands share their half; the odd chip goes to "
+            "the hand with the **highest card by suit** (every card the player holds counts; "
+            "♠ > ♥ > ♦ > ♣), in a low half to the **lowest card by suit** (aces low). Two "
+            "equal lows each get a quarter of the pot (a *quartered* pot). Razz keeps its "
+            "own rule (4.10).",
         ),
         Rule(
             "8.11",
             "Elsewhere the bot plays as pokerkit's fixed-limit Seven-card Stud and Stud "
             "Hi-Lo do, except 8.2's big bet on 4th street (a hand with one replays in this "
-            "bot, not in pokerkit) and 8.9 (pokerkit gives a pot wholly to the high hand "
-            "only when no hand shown has a low). Hand histories use pokerkit's codes `F7S` "
-            "and `F7S/8`.",
+            "bot, not in pokerkit), 8.9 (pokerkit gives a pot wholly to the high hand only "
+            "when no hand shown has a low) and Robert's Rules where pokerkit 0.7.7 departs "
+            "from them (8.6's heads-up raising, the half-bet rule, free folds, 8.10's odd "
+            "chips). Hand histories use pokerkit's codes `F7S` and `F7S/8`.",
         ),
     ),
 )

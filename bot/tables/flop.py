@@ -1,13 +1,16 @@
 """The flop games at the table: Texas Hold'em and Omaha (high, hi-lo) behind
 :class:`~bot.tables.games.GameFamily`.
 
-A table plays a sequence of hands with a moving button (``docs/rules.md``, the flop games):
-the first button goes to the highest card drawn (ace high, then ♠ > ♥ > ♦ > ♣), then it
-moves one seat to the left each hand, over the players dealt in. The session keeps the
-engine of the current hand (kept after it ends, so its result can be shown), the last
-button, the button of a voided hand (the hand is dealt again from it) and whether anyone
-acted in the hand (a hand where every player timed out pauses the
-table, as in Razz).
+A table plays a sequence of hands (``docs/rules.md``, the flop games): the first button
+goes to the highest card drawn (ace high, then ♠ > ♥ > ♦ > ♣); from then on the blinds
+follow Robert's Rules' dead-button rule (:mod:`bot.tables.blinds`): the big blind moves one
+player each hand, so nobody posts it twice in a row or skips it when a player busts, leaves
+or arrives; a player who sits down later waits for the big blind or posts one (the seat's
+``blind`` state, kept by the service). The session keeps the engine of the current hand
+(kept after it ends, so its result can be shown), the last hand's button, small and big
+blind seats, what a voided hand puts back (it is dealt again from the same blinds) and
+whether anyone acted in the hand (a hand where every player timed out pauses the table,
+as in Razz).
 
 Seat numbers are the store's seat numbers; clockwise order is ascending seat number.
 """
@@ -31,6 +34,7 @@ from bot.engine.shuffle import seed_deck
 from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text
 from bot.tables.betting import BettingFamily
+from bot.tables.blinds import plan_blinds
 from bot.tables.games import (
     HandEnd,
     NameOf,
@@ -71,7 +75,7 @@ def bet_sizes(hand: FlopHand, seat: int) -> tuple[tuple[str, int], ...]:
         return ()
     low, high = span
     p = hand.position(seat)
-    top = max(hand.bets)
+    top = hand.top
     owed = top - hand.bets[p]
     pot_after_call = hand.pot_total + owed
     everything = hand.stacks[p] + hand.bets[p]
@@ -98,8 +102,14 @@ class FlopFamily(BettingFamily):
         self.game = rules.game
         self.engine: FlopHand | None = None
         self.last_button: int | None = None
+        self.last_small: int | None = None
+        """The seat of last hand's small blind (None: it was dead, or no hand yet)."""
+        self.last_big: int | None = None
+        """The seat of last hand's big blind (None: no hand yet; the chain starts over)."""
         self.redeal_button: int | None = None
-        """The button of a voided hand: the next hand is dealt from it again."""
+        """The button of a voided first hand: the next hand is dealt from it again."""
+        self.undo: tuple[int | None, int | None, int | None] | None = None
+        """(button, small, big) before the hand being played: a voided hand puts them back."""
         self.acted = False
 
     @classmethod
@@ -148,7 +158,10 @@ class FlopFamily(BettingFamily):
         return {
             "engine": None if self.engine is None else self.engine.snapshot(),
             "last_button": self.last_button,
+            "last_small": self.last_small,
+            "last_big": self.last_big,
             "redeal_button": self.redeal_button,
+            "undo": None if self.undo is None else list(self.undo),
             "acted": self.acted,
         }
 
@@ -156,14 +169,27 @@ class FlopFamily(BettingFamily):
         eng = raw.get("engine")
         self.engine = None if eng is None else FlopHand.restore(eng)
         self.last_button = raw.get("last_button")
+        # a session saved before the dead-button rule has no blinds: the next hand starts
+        # the chain from the button, as the moving button did
+        self.last_small = raw.get("last_small")
+        self.last_big = raw.get("last_big")
         self.redeal_button = raw.get("redeal_button")
+        undo = raw.get("undo")
+        self.undo = None if undo is None else (undo[0], undo[1], undo[2])
         self.acted = bool(raw.get("acted", False))
 
     # ---- the hand
     def follow_deal(self, last_dealer: int | None) -> None:
-        # a mixed table turns to this game: the button moves on from the last dealer
+        # a mixed table turns to this game: the button moves on from the last dealer, and
+        # the blinds start from it
         self.last_button = last_dealer
+        self.last_small = self.last_big = None
         self.redeal_button = None
+
+    def newcomer_blind(self) -> str | None:
+        # a hand has been dealt: a player sitting down now waits for the big blind (or
+        # posts one), rules 6.14
+        return "wait" if self.last_big is not None else None
 
     def start_hand(
         self,
@@ -172,25 +198,56 @@ class FlopFamily(BettingFamily):
         rng: random.Random,
         *,
         seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         seats = self._players(stacks, away)[: self.max_players]
         events: list[Event] = []
-        if self.redeal_button in seats:
-            button = self.redeal_button
-        elif self.last_button is None:
-            button, drawn = draw_for_button(seats, rng)
-            events.append(drawn)
+        self.undo = (self.last_button, self.last_small, self.last_big)
+        dead_small = False
+        posts: tuple[int, ...] = ()
+        if self.last_big is not None and self.last_button is not None:
+            chosen = blinds or {}
+            plan = plan_blinds(
+                seats,
+                last_button=self.last_button,
+                last_small=self.last_small,
+                last_big=self.last_big,
+                waiting=[s for s in seats if chosen.get(s) == "wait"],
+                posting=[s for s in seats if chosen.get(s) == "post"],
+            )
+            button, small, big, seats = plan.button, plan.small, plan.big, list(plan.dealt)
+            dead_small = small is None and not plan.heads_up
+            posts = plan.posts
         else:
-            button = next_button(seats, self.last_button)
-        players = [(s, stacks[s]) for s in seats]
-        if seed is None:
-            hand = FlopHand(self.rules, players, button, rng=rng)
-        else:  # a verifiable table: the seed's deck, dealt from the top
-            hand = FlopHand(self.rules, players, button, deck=seed_deck(seed))
+            # the first hand (or the first of this game at a mixed table): everyone plays
+            if self.redeal_button in seats:
+                button = self.redeal_button
+            elif self.last_button is None:
+                button, drawn = draw_for_button(seats, rng)
+                events.append(drawn)
+            else:
+                button = next_button(seats, self.last_button)
+            small = big = None
+        hand = FlopHand(
+            self.rules,
+            [(s, stacks[s]) for s in seats],
+            button,
+            rng=rng if seed is None else None,
+            # a verifiable table: the seed's deck, dealt from the top
+            deck=None if seed is None else seed_deck(seed),
+            dead_small=dead_small,
+            posts=posts,
+        )
+        if big is None:  # the blinds by position (heads-up: the button is the small blind)
+            big = hand.seat_ids[hand.bb_pos]
+            small = hand.seat_ids[1 if hand.n == 2 else 0]
         events.extend(hand.start())
         self.engine = hand
         self.redeal_button = None
-        self.last_button = button
+        self.last_button, self.last_small, self.last_big = button, small, big
+        if dead_small:
+            # the dead small blind's seat is last hand's big blind's: the button goes there
+            self.last_small = self.undo[2]
         self.acted = False
         return events
 
@@ -271,9 +328,14 @@ class FlopFamily(BettingFamily):
         )
 
     def void(self) -> None:
-        # the voided hand's button deals again (a seat that left: the draw or the move
-        # from the button before picks the next one)
-        self.redeal_button = self._hand().dealer
+        # the voided hand is dealt again from the same blinds (the first hand: from its
+        # button; a seat that left: the draw or the rule picks the next one)
+        hand = self._hand()
+        if self.undo is not None:
+            self.last_button, self.last_small, self.last_big = self.undo
+            self.undo = None
+        if self.last_big is None:
+            self.redeal_button = hand.dealer
         self.engine = None
 
     @property
@@ -350,10 +412,15 @@ class FlopFamily(BettingFamily):
                 return None
             posts = []
             for p, a in enumerate(d["amounts"]):
-                if a:
+                who = name(hand.seat_ids[p])
+                if p in hand.posts:
+                    posts.append(f"{who} posts a big blind {_c(a)} to play now")
+                elif a:
                     # heads-up the button (position 1) posts the small blind
-                    which = "small" if (p == 0) != (hand.n == 2) else "big"
-                    posts.append(f"{name(hand.seat_ids[p])} posts the {which} blind {_c(a)}")
+                    which = "big" if p == hand.bb_pos else "small"
+                    posts.append(f"{who} posts the {which} blind {_c(a)}")
+            if d.get("dead_small"):
+                posts.append("no small blind this hand (its player left)")
             return "; ".join(posts) or None
         if k == "board":
             word = BOARD_WORDS.get(d["street"], d["street"])
@@ -375,6 +442,10 @@ class FlopFamily(BettingFamily):
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
+            if not d["amount"]:
+                return None  # an empty pot: the uncalled big blind went back (the refund)
+            if d.get("no_low"):
+                return f"{name(d['seat'])} takes the whole pot (no low): {_c(d['amount'])}"
             return f"{name(d['seat'])} wins {_c(d['amount'])}{_award_tail(d)}"
         if k == "refund":
             return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
@@ -401,9 +472,15 @@ class FlopFamily(BettingFamily):
                     for k, pot in enumerate(pots)
                 )
             )
-        lines += _award_lines(
-            [e.data for e in events if e.kind == "award"], name, merged=len(pots) > 1
-        )
+        awards = [e.data for e in events if e.kind == "award"]
+        if len(awards) == 1 and not awards[0]["amount"]:
+            # heads-up with a small blind of 0: the big blind's own chips were all the pot
+            back = next((e.data for e in events if e.kind == "refund"), None)
+            them = name(awards[0]["seat"])
+            took = f" their uncalled {back['amount']}" if back is not None else " their blind"
+            lines.append(f"Everyone else folded: {them} takes back{took}; no chip changed hands")
+            return "\n".join(lines)
+        lines += _award_lines(awards, name, merged=len(pots) > 1)
         return "\n".join(lines)
 
 
@@ -443,6 +520,8 @@ def _award_lines(
     ... # doctest: +NORMALIZE_WHITESPACE
     The pot (100): Ann wins the high half (50);
     Bob and Cy split the low half, quartered (Bob 25, Cy 25)
+    >>> _award_lines([{"pot": 0, "seat": 1, "amount": 90, "no_low": True}], names)
+    ['The pot (90): Ann takes the whole pot (no low)']
     """
     by_pot: dict[int, dict[str | None, list[tuple[int, int]]]] = {}
     for d in awards:
@@ -453,12 +532,16 @@ def _award_lines(
     for k, halves in sorted(by_pot.items()):
         total = sum(a for got in halves.values() for _, a in got)
         parts = []
+        no_low = any(d.get("no_low") for d in awards if int(d.get("pot", 0)) == k)
         for half, got in halves.items():
             whole = "them" if merged and len(by_pot) == 1 else "it"
             what = whole if half is None else f"the {half} half"
+            if no_low:
+                what = "the whole pot (no low)"  # hi-lo: no hand has a low, the high scoops
             if len(got) == 1:
                 seat, amount = got[0]
-                parts.append(f"{name(seat)} wins {what}" + (f" ({_c(amount)})" if half else ""))
+                verb = "takes" if no_low else "wins"
+                parts.append(f"{name(seat)} {verb} {what}" + (f" ({_c(amount)})" if half else ""))
                 continue
             who = " and ".join(name(s) for s, _ in got)
             # hi-lo: two players sharing one half of a pot get a quarter each

@@ -175,10 +175,18 @@ class GameFamily(ABC):
         rng: random.Random,
         *,
         seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         """Deal the next hand. ``rng`` shuffles (and draws for the first deal); a
         verifiable table's ``seed`` makes the hand's deck and reshuffles instead
-        (:mod:`bot.engine.shuffle`)."""
+        (:mod:`bot.engine.shuffle`). ``blinds``: the seats of players new to a Hold'em or
+        Omaha table who wait for the big blind ("wait") or post one ("post"), rules 6.14;
+        the other games deal them in at once."""
+
+    def newcomer_blind(self) -> str | None:
+        """The blind state of a player who sits down now: "wait" (for the big blind, or
+        post one) at a Hold'em or Omaha table that has dealt, else None (dealt in at once)."""
+        return None
 
     @abstractmethod
     def to_act(self) -> frozenset[int]: ...

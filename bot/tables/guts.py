@@ -149,6 +149,7 @@ class GutsFamily(GameFamily):
         rng: random.Random,
         *,
         seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         shuffler = rng if seed is None else SeededShuffle(seed)
         game = GutsGame(self.rules, self._setup(stacks, away), rng=shuffler)

@@ -17,6 +17,8 @@ RECENT = 8
 """How many public sentences a table view keeps."""
 PRACTICE_CHIPS = 1000
 """Play chips of each player at a practice table (no league chips move there)."""
+BLIND_STATES = ("wait", "post")
+"""A new player's choice at a Hold'em or Omaha table: wait for the big blind, or post one."""
 
 
 @dataclass(slots=True)
@@ -26,6 +28,10 @@ class SeatInfo:
     is_computer: bool
     away: bool
     dm_ok: bool | None
+    blind: str | None = None
+    """A player new to a Hold'em or Omaha table (rules 6.14): "wait" (for the big blind)
+    or "post" (a big blind, to play the next hand); None once dealt in. Saved with the
+    table's snapshot (``blinds``), so it survives a restart."""
 
 
 @dataclass(slots=True)
@@ -101,6 +107,7 @@ class LiveTable:
             "result": self.result,
             "seed": self.seed,
             "next_seed": self.next_seed,
+            "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
         }
 
     @classmethod
@@ -136,6 +143,10 @@ class LiveTable:
         live.result = snap.get("result")
         live.seed = snap.get("seed")
         live.next_seed = snap.get("next_seed")
+        for seat, blind in snap.get("blinds", {}).items():
+            info = live.seats.get(int(seat))
+            if info is not None and blind in BLIND_STATES:
+                info.blind = str(blind)
         return live
 
 

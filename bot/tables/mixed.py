@@ -350,6 +350,9 @@ class MixedFamily(GameFamily):
     def short_of_chips(self, chips: int) -> str | None:
         return self.inner.short_of_chips(chips)
 
+    def newcomer_blind(self) -> str | None:
+        return self.inner.newcomer_blind()
+
     def start_hand(
         self,
         stacks: Mapping[int, int],
@@ -357,6 +360,7 @@ class MixedFamily(GameFamily):
         rng: random.Random,
         *,
         seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
         index, why = self._plan(stacks, away)
         chooser = None if self.pick is None else self.pick.get("seat")
@@ -370,7 +374,7 @@ class MixedFamily(GameFamily):
             data = {"key": self.variant.key, "label": self.variant.label, "why": why}
             events.append(Event("game_on", {**data, "seat": chooser, "changed": changed}))
         self.undo = {"last_dealer": self.last_dealer, "dealt": sorted(self.dealt)}
-        events.extend(self.inner.start_hand(stacks, away, rng, seed=seed))
+        events.extend(self.inner.start_hand(stacks, away, rng, seed=seed, blinds=blinds))
         dealer = self.inner.dealer
         if dealer is not None:
             self.last_dealer = dealer

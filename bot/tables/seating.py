@@ -154,10 +154,23 @@ class TableSeating:
                 f"you already play at the table in <#{exc.channel_id}>: leave it first"
             ) from None
         live.next_seat = seat.seat_no + 1
-        live.seats[seat.seat_no] = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
+        info = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
+        live.seats[seat.seat_no] = info
         live.names[user_id] = name
         live.balances[user_id] = chips
-        live.recent.append(f"{name} sits down")
+        if live.hand_number > 0 and live.family.newcomer_blind() == "wait":
+            # rules 6.14: a player sitting down at a Hold'em or Omaha table that has dealt
+            # waits for the big blind, or posts one to play the next hand (a button offers
+            # both); they are dealt in when the big blind reaches them
+            info.blind = "wait"
+            text = (
+                f"{name} sits down and waits for the big blind"
+                " (**Post big blind** to play the next hand)"
+            )
+            step.announcements.append(text)
+            live.recent.append(text)
+        else:
+            live.recent.append(f"{name} sits down")
         del live.recent[:-RECENT]
 
     async def join(
@@ -255,6 +268,42 @@ class TableSeating:
             if live.family.hand_running:
                 raise IllegalAction("a hand is already being played")
             await self._start_hand(live, tx, step, strict=True)
+
+        return await self._run_view(table_id, do)
+
+    async def post_blind(self, table_id: int, user_id: int, *, post: bool = True) -> TableView:
+        """A player new to a Hold'em or Omaha table posts a big blind to play the next hand
+        (``post``), or waits for the big blind to reach them (rules 6.14)."""
+
+        async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            info = live.seat_of(user_id)
+            if info is None:
+                raise NotSeated("you do not sit at this table")
+            if info.blind is None:
+                raise IllegalAction(
+                    "you are already dealt in: only a player new to the table waits for the"
+                    " big blind or posts one"
+                )
+            want = "post" if post else "wait"
+            if info.blind == want:
+                raise IllegalAction(
+                    "you already post the big blind next hand"
+                    if post
+                    else "you already wait for the big blind"
+                )
+            info.blind = want
+            who = live.name(info.seat_no)
+            text = (
+                f"{who} posts a big blind to play the next hand"
+                if post
+                else f"{who} waits for the big blind"
+            )
+            step.announcements.append(text)
+            live.recent.append(text)
+            del live.recent[:-RECENT]
+            step.touched.add(user_id)
+            if live.status == "open" and live.hand_number > 0:
+                await self._schedule_next(live, tx, step)
 
         return await self._run_view(table_id, do)
 

@@ -399,7 +399,13 @@ class TableService(
         live.pending = None
         live.result = None
         live.status = "running"
-        events = live.family.start_hand(stacks, self._away(live), self.rng_factory(), seed=seed)
+        blinds = {seat: info.blind for seat, info in live.seats.items() if info.blind}
+        events = live.family.start_hand(
+            stacks, self._away(live), self.rng_factory(), seed=seed, blinds=blinds or None
+        )
+        for seat in blinds:
+            if live.family.in_hand(seat):
+                live.seats[seat].blind = None  # dealt in: no longer new to the table
         step.new_turn = True
         step.touched.update(live.user(s) for s in live.seats if live.family.in_hand(s))
         await self._emit(live, tx, step, events)

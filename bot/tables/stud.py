@@ -180,8 +180,9 @@ class StudFamily(BettingFamily):
         rng: random.Random,
         *,
         seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
     ) -> list[Event]:
-        seats = self._players(stacks, away)
+        seats = self._players(stacks, away)  # no blinds: everyone is dealt in (antes)
         if len(seats) > self.max_players:
             seats = seats[: self.max_players]
         events: list[Event] = []
@@ -237,7 +238,9 @@ class StudFamily(BettingFamily):
             return None
         p = hand.position(seat)
         mine = hand.bets[p]
-        to = min(hand.stacks[p] + mine, max(hand.bets) + self.rules.big_bet)
+        # a big bet over the last full bet or raise (RRP; pokerkit's reading: over the top)
+        base = hand.level if hand.HALF_BET_RULE else max(hand.bets)
+        to = min(hand.stacks[p] + mine, base + self.rules.big_bet)
         if to <= plain.to or hand.can(Action(seat, plain.kind, amount=to)) is not None:
             return None
         return ActionOption(BIG_BET, True, None, to - mine, to)
@@ -434,6 +437,8 @@ class StudFamily(BettingFamily):
         if k == "muck":
             return f"{name(d['seat'])} mucks"
         if k == "award":
+            if not d["amount"]:
+                return None  # an empty pot: the uncalled bring-in went back (the refund)
             return f"{name(d['seat'])} wins {_c(d['amount'])}"
         if k == "refund":
             return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
@@ -450,10 +455,10 @@ class StudFamily(BettingFamily):
             label = ("Main pot" if k == 0 else f"Side pot {k}") if len(pots) > 1 else "Pot"
             parts = pot.get("parts", [])
             if len(parts) < 2:
-                who = " and ".join(name(int(s)) for s in parts[0]["winners"]) if parts else ""
-                lines.append(
-                    f"{label} {_c(pot['amount'])}: no qualifying low, high takes all: {who}"
-                )
+                winners = [int(s) for s in parts[0]["winners"]] if parts else []
+                who = " and ".join(name(s) for s in winners)
+                verb = "takes" if len(winners) == 1 else "split"
+                lines.append(f"{label} {_c(pot['amount'])}: {who} {verb} the whole pot (no low)")
                 continue
             halves = []
             for part in parts:
@@ -461,7 +466,11 @@ class StudFamily(BettingFamily):
                 if len(winners) == 1:
                     halves.append(f"{part['part']} {_c(part['amount'])} to {name(winners[0])}")
                     continue
-                shares = _shares(part["amount"], len(winners))
+                got = part.get("shares")
+                if got is None:  # a result saved before each part kept its shares
+                    shares = _shares(part["amount"], len(winners))
+                else:
+                    shares = [int(got[str(s)]) for s in winners]
                 who = ", ".join(f"{name(s)} {_c(c)}" for s, c in zip(winners, shares, strict=True))
                 halves.append(f"{part['part']} {_c(part['amount'])} split {who}")
             lines.append(f"{label} {_c(pot['amount'])}: " + "; ".join(halves))
@@ -470,6 +479,15 @@ class StudFamily(BettingFamily):
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
         if not any(e.kind == "hand_over" for e in events):
             return None
+        awards = [e.data for e in events if e.kind == "award"]
+        if len(awards) == 1 and not awards[0]["amount"]:
+            # no antes, everyone folded to the bring-in: its own chips were all the pot
+            back = next((e.data for e in events if e.kind == "refund"), None)
+            took = f" their uncalled {back['amount']}" if back is not None else " the bring-in"
+            return (
+                f"Everyone else folded: {name(int(awards[0]['seat']))} takes back{took};"
+                " no chip changed hands"
+            )
         lines = [
             f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])}"
             f" — {hand_name_text(shown_hand_name(e.data))}"

@@ -81,6 +81,8 @@ class TableViewing:
             status = show.status
             if not running or status == "waiting":
                 status = "away" if info.away else "waiting"
+            if info.blind is not None and not fam.in_hand(seat) and not info.away:
+                status = "waits_for_big_blind" if info.blind == "wait" else "posts_big_blind"
             seats.append(
                 SeatView(
                     seat=seat,
@@ -95,6 +97,7 @@ class TableViewing:
                     shown=show.shown,
                     hand_name=show.hand_name,
                     away=info.away,
+                    blind=info.blind,
                 )
             )
         if live.status == "closed":

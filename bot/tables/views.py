@@ -14,7 +14,19 @@ from bot.engine.actions import ActionOption
 from bot.engine.cards import Card
 from bot.engine.events import Event
 
-SEAT_STATUSES = frozenset({"waiting", "playing", "folded", "out", "away", "sitting_out", "all_in"})
+SEAT_STATUSES = frozenset(
+    {
+        "waiting",
+        "playing",
+        "folded",
+        "out",
+        "away",
+        "sitting_out",
+        "all_in",
+        "waits_for_big_blind",
+        "posts_big_blind",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +44,9 @@ class SeatView:
     hand_name: str | None = None
     away: bool = False
     """The idle rule sat this player out (RULES §1.11) until they press Join to come back."""
+    blind: str | None = None
+    """New to a Hold'em or Omaha table (rules 6.14): "wait" for the big blind, or "post" one
+    to play the next hand."""
 
 
 @dataclass(frozen=True, slots=True)

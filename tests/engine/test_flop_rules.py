@@ -113,7 +113,7 @@ def test_pot_limit_too_large_bet_refused_with_legal_range_changing_nothing() -> 
     play(hand, (3, "raise", 35))  # the game goes on as before
 
 
-def test_fixed_limit_small_then_big_bet_and_four_bet_cap() -> None:
+def test_fixed_limit_small_then_big_bet_and_the_blind_and_three_raises_cap() -> None:
     rules = FlopRules(betting="fixed-limit", small_blind=5, big_blind=10)
     hand = deal(rules, [1000] * 3, ["As Ad", "Ks Kd", "Qs Qd"])
     assert hand.raise_range(3) == (20, 20)
@@ -121,9 +121,9 @@ def test_fixed_limit_small_then_big_bet_and_four_bet_cap() -> None:
         hand.apply(Action(3, "raise", amount=30))
     play(hand, (3, "raise"), (1, "raise"), (2, "raise"))  # the blind + 3 raises = 40
     assert hand.bets == [30, 40, 20]
-    play(hand, (3, "raise"))  # the 4th raise (pokerkit counts the big blind as none)
-    assert not {o.kind: o for o in hand.legal_actions(1)}["raise"].allowed
-    play(hand, (1, "call"), (2, "call"))
+    # RRP: the big blind is the bet, so that is the cap (pokerkit allows a 4th raise)
+    assert not {o.kind: o for o in hand.legal_actions(3)}["raise"].allowed
+    play(hand, (3, "call"), (1, "call"))
     assert hand.street_name == "flop" and hand.raise_range(1) == (10, 10)
     play(hand, (1, "check"), (2, "check"), (3, "check"))
     assert hand.street_name == "turn" and hand.raise_range(1) == (20, 20)
@@ -236,12 +236,12 @@ def test_hole_cards_are_private_events_board_public() -> None:
     assert all(e.public for e in hand.log if e.kind == "board")
 
 
-def test_not_your_turn_and_fold_when_check_is_free_are_refused() -> None:
+def test_not_your_turn_is_refused_and_fold_when_check_is_free_is_allowed() -> None:
     hand = deal(NL, [100, 100, 100], ["As Ad", "Ks Kd", "Qs Qd"])
     with pytest.raises(NotYourTurn):
         hand.apply(Action(1, "call"))
     play(hand, (3, "call"), (1, "call"))
-    assert hand.can(Action(2, "fold")) == "cannot fold: nothing to call: check instead"
+    assert hand.can(Action(2, "fold")) is None  # RRP (rules 6.5): folding is always allowed
 
 
 def test_snapshot_restore_continues_identically() -> None:

@@ -145,8 +145,8 @@ def test_stud_hi_lo_split_pot_odd_chip_to_high() -> None:
     (pot,) = hand.result["pots"]
     assert pot["amount"] == 5
     assert pot["parts"] == [
-        {"part": "high", "amount": 3, "winners": [1]},
-        {"part": "low", "amount": 2, "winners": [2]},
+        {"part": "high", "amount": 3, "winners": [1], "shares": {"1": 3}},
+        {"part": "low", "amount": 2, "winners": [2], "shares": {"2": 2}},
     ]
     assert hand.result["shown"]["2"]["low"] == "7-5-4-2-A"
     assert hand.seat_stacks() == {1: 50 - 2 + 3, 2: 50 - 2 + 2, 3: 49}
@@ -161,7 +161,9 @@ def test_stud_hi_lo_no_qualifying_low_high_takes_all() -> None:
     passive_to_end(hand)
     assert hand.result is not None
     (pot,) = hand.result["pots"]
-    assert pot["parts"] == [{"part": "high", "amount": pot["amount"], "winners": [1]}]
+    assert pot["parts"] == [
+        {"part": "high", "amount": pot["amount"], "winners": [1], "shares": {"1": pot["amount"]}}
+    ]
     assert hand.result["shown"]["2"]["low"] is None
 
 
@@ -190,7 +192,9 @@ def test_stud_hi_lo_side_pot_without_a_low_goes_to_its_high_hand() -> None:
     passive_to_end(hand)
     assert hand.result is not None
     main, side = hand.result["pots"]
-    assert side["parts"] == [{"part": "high", "amount": side["amount"], "winners": [2]}]
+    assert side["parts"] == [
+        {"part": "high", "amount": side["amount"], "winners": [2], "shares": {"2": side["amount"]}}
+    ]
     assert [p["winners"] for p in main["parts"]] == [[2], [1]]
 
 

@@ -11,8 +11,13 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine.guts.history import parse_history
+from bot.engine.stud.games import StudHighHand, StudHiLoHand
+from bot.engine.stud.replay import replay_phh_text
 from bot.store import Store
 from bot.tables.sim import run_sim
+from tests.engine.readings import outcome, pokerkit_class
+
+STUD = {"F7S": StudHighHand, "F7S/8": StudHiLoHand}
 
 
 async def test_razz_sim_histories_replay_in_pokerkit_to_recorded_stacks(tmp_path: Path) -> None:
@@ -84,12 +89,25 @@ async def test_stud_sim_histories_replay_in_pokerkit_to_recorded_stacks(
     assert report.audit is not None and report.audit.ok
     files = sorted(out.glob("*.phh"))
     assert len(files) == report.hands == 25
+    agreed = 0
     for path in files:
-        assert f"variant = '{variant}'" in path.read_text()
+        text = path.read_text()
+        assert f"variant = '{variant}'" in text
+        assert replay_phh_text(text).match is True  # our engine: Robert's Rules
         with path.open("rb") as fp:
             hh = pokerkit.HandHistory.load(fp)
-        state = list(hh)[-1]
-        assert list(state.stacks) == list(hh.finishing_stacks), path.name
+        try:
+            stacks = list(list(hh)[-1].stacks)
+        except Exception:  # pokerkit cannot play it
+            stacks = None
+        if stacks == list(hh.finishing_stacks):
+            agreed += 1
+            continue
+        # a documented departure (tests/engine/readings.py): pokerkit's readings do not
+        # play this hand as Robert's Rules did (a heads-up raise war, a half-bet all-in)
+        theirs = outcome(replay_phh_text, text, pokerkit_class(STUD[variant]))
+        assert theirs != ("stacks", list(hh.finishing_stacks)), path.name
+    assert agreed >= 15
 
 
 def test_sim_cli_stud_split_option_and_its_refusal(tmp_path: Path, capsys) -> None:
@@ -120,7 +138,9 @@ def test_sim_cli_horse_deals_each_game_for_an_orbit_and_the_audit_holds(
     """Two computer players: each deals once per game, so the ten hands are two of
     fixed-limit Hold'em, Omaha Hi-Lo and Razz, then two of Stud and two of Stud Hi-Lo."""
     db = tmp_path / "sim.db"
-    args = ["sim", "horse", "--players", "2", "--hands", "10", "--seed", "1", "--db", str(db)]
+    # seed 2: with seed 1 the two computers' heads-up raise war (no cap heads-up by Robert's
+    # Rules, issue 18) puts one all in before the orbits are over
+    args = ["sim", "horse", "--players", "2", "--hands", "10", "--seed", "2", "--db", str(db)]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "game horse: 10 hand(s) played" in out

@@ -134,8 +134,8 @@ async def test_stud_hi_lo_split_pot_odd_chip_to_high_half_ledger_exact(
     assert hand.game == "stud" and hand.result is not None
     (pot,) = hand.result["pots"]
     assert pot["parts"] == [
-        {"part": "high", "amount": 11, "winners": [0]},
-        {"part": "low", "amount": 10, "winners": [1]},
+        {"part": "high", "amount": 11, "winners": [0], "shares": {"0": 11}},
+        {"part": "low", "amount": 10, "winners": [1], "shares": {"1": 10}},
     ]
     assert hand.result["shown"]["1"]["low"] == "7-5-3-2-A"
     assert hand.result["shown"]["0"]["high"] == "full house, kings over queens"
@@ -167,8 +167,9 @@ async def test_stud_hi_lo_quartered_pot_two_equal_lows_share_the_low_half(
     assert hand.result is not None
     (pot,) = hand.result["pots"]
     assert pot["parts"] == [
-        {"part": "high", "amount": 11, "winners": [0]},
-        {"part": "low", "amount": 10, "winners": [2, 1]},  # Carol, Bob: clockwise order
+        {"part": "high", "amount": 11, "winners": [0], "shares": {"0": 11}},
+        # Carol, Bob: clockwise order
+        {"part": "low", "amount": 10, "winners": [2, 1], "shares": {"1": 5, "2": 5}},
     ]
     assert balances == {ALICE: 1004, BOB: 998, CAROL: 998}
     (text,) = [r for p in recorder.published for r in p.results]
@@ -295,7 +296,12 @@ def test_razz_table_saved_before_stud_loads_and_plays_on_the_same() -> None:
     fam = load_family("razz", saved["rules"], saved["session"])
     assert isinstance(fam, StudFamily) and fam.variant == "razz"
     assert fam.rules_json == saved["rules"]
-    assert fam.session_json() == saved["session"]
+    # the same session, with the two fields of Robert's Rules' betting (issue 18) added
+    # to the hand's snapshot: what they are when a snapshot has none
+    again = fam.session_json()
+    engine = again["engine"]
+    assert (engine.pop("level"), engine.pop("capped")) == (0, False)
+    assert again == saved["session"]
     while fam.hand_running:
         seat = min(fam.to_act())
         kinds = {o.kind for o in fam.options(seat) if o.allowed}

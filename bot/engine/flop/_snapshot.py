@@ -45,6 +45,11 @@ def dump(hand: FlopState) -> dict[str, Any]:
         "street": hand.street,
         "actors": list(hand.actors),
         "acted": sorted(hand.acted),
+        "top": hand.top,
+        "level": hand.level,
+        "capped": hand.capped,
+        "bb_pos": hand.bb_pos,
+        "posts": list(hand.posts),
         "raise_size": hand.raise_size,
         "aggressions": hand.aggressions,
         "shorts": list(hand.shorts),
@@ -106,9 +111,8 @@ def load(cls: Callable[..., H], snap: Any) -> H:
     deck = _cards(_get(snap, "deck"), "deck")
     if sorted(deck) != list(CARDS):
         raise SnapshotError("snapshot: field 'deck' must hold each of the 52 cards once")
+    # the dealer may be an empty seat (a dead button)
     dealer = _int(snap, "dealer")
-    if dealer not in seats:
-        raise SnapshotError(f"snapshot: field 'dealer' {dealer} is not one of the seats")
     # The constructor checks seats and stacks; the stacked deck is the stored order.
     players = [(s, max(c, 1)) for s, c in zip(seats, starting, strict=True)]
     last = seats[-1]
@@ -150,6 +154,19 @@ def load(cls: Callable[..., H], snap: Any) -> H:
     hand.raise_size = _int(snap, "raise_size")
     hand.aggressions = _int(snap, "aggressions")
     hand.shorts = _ints(snap, "shorts", None)
+    # Robert's Rules' state (issue 18); a snapshot saved before it has none: the price and
+    # the level are then the highest bet, the cap pokerkit's
+    hand.top = _int(snap, "top") if "top" in snap else max(hand.bets, default=0)
+    hand.level = _int(snap, "level") if "level" in snap else hand.top
+    cap = rules.max_aggressions
+    capped = snap.get("capped", cap is not None and hand.aggressions >= cap)
+    if not isinstance(capped, bool):
+        raise SnapshotError("snapshot: field 'capped' must be true or false")
+    hand.capped = capped
+    hand.bb_pos = _int(snap, "bb_pos") if "bb_pos" in snap else (0 if n == 2 else 1)
+    hand.posts = tuple(_ints(snap, "posts", None)) if "posts" in snap else ()
+    if hand.bb_pos >= n or any(p >= n for p in hand.posts):
+        raise SnapshotError("snapshot: fields 'bb_pos'/'posts' name a position out of range")
     opener = _int(snap, "opener", optional=True)
     if opener is not None and opener >= n:
         raise SnapshotError(f"snapshot: field 'opener' {opener} is out of range")

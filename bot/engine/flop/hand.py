@@ -8,10 +8,22 @@ posts the small blind and position 1 the big blind; heads-up the button (positio
 posts the small blind and acts first before the flop, position 0 posts the big blind
 (RULES, the heads-up rule). PHH's ``pN`` is position N-1, as pokerkit orders players.
 
-Where the rules are silent the engine does what pokerkit 0.7.7 does (comments say
-"pokerkit:"): who may still act (a player who cannot lose more is skipped), the minimum
-raise (the largest full raise of the street, at least the big blind), a short all-in that
-does not reopen the betting, uncalled chips returned at the end of each street.
+The engine plays Robert's Rules of Poker (RRP; issue 18): the fixed-limit cap of a bet (the
+big blind before the flop) and three raises, no cap heads-up, the half-bet rule for all-ins
+in fixed limit and the full-raise rule in no-limit and pot-limit, a short all-in big blind
+that does not lower the price, each pot split on its own, folding allowed when checking
+is free. pokerkit 0.7.7 reads each of these otherwise: every one is a class switch
+(:attr:`FlopHand.BLIND_IS_THE_BET` ...) that the differential tests turn off to replay
+pokerkit's hands exactly and to prove that each hand where the two differ differs by a
+documented reading. Where the rules are silent the engine does what pokerkit does
+(comments say "pokerkit:"): who may still act (a player who cannot lose more is skipped),
+uncalled chips returned at the end of each street.
+
+The button may sit on an empty seat (a dead button: ``dealer`` is then a seat number that
+is not a player's, and the players are given in clockwise seat order), the small blind may
+be dead (``dead_small``: position 0 posts the big blind) and a player new to the table may
+post a big blind out of turn (``posts``: a live blind, acting in turn with the option to
+raise); the table decides who posts (docs/rules.md 6.14).
 
 >>> import random
 >>> from bot.engine.actions import Action
@@ -28,7 +40,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from bot.engine.actions import Action
 from bot.engine.cards import CARDS, Card
@@ -100,6 +112,25 @@ class FlopHand(ActionOptions):
     history has none).
     """
 
+    # Robert's Rules of Poker where pokerkit 0.7.7 reads otherwise (module docstring).
+    #: Fixed limit: the big blind is the pre-flop round's bet (the blind and three raises;
+    #: pokerkit allows four raises).
+    BLIND_IS_THE_BET: ClassVar[bool] = True
+    #: Fixed limit: no cap while two players not all-in contest the round.
+    HEADS_UP_UNCAPPED: ClassVar[bool] = True
+    #: A big blind all in for less still costs the full big blind to call.
+    FULL_BIG_BLIND: ClassVar[bool] = True
+    #: Fixed limit: an all-in of half a bet or more counts as a bet or raise (pokerkit: a
+    #: full one only).
+    HALF_BET_RULE: ClassVar[bool] = True
+    #: Each pot is split on its own, with its own odd chip (pokerkit: pots left with the
+    #: same winners are paid as one).
+    POTS_APART: ClassVar[bool] = True
+    #: A player may fold when checking is free (pokerkit, tournament mode: not; its hand
+    #: histories allow it, but cannot finish a hand whose last player with chips folds so
+    #: to an all-in player).
+    FREE_FOLD: ClassVar[bool] = True
+
     def __init__(
         self,
         rules: FlopRules,
@@ -108,6 +139,8 @@ class FlopHand(ActionOptions):
         *,
         rng: random.Random | None = None,
         deck: Sequence[Card] | None = None,
+        dead_small: bool = False,
+        posts: Sequence[int] = (),
     ) -> None:
         n = len(players)
         if not rules.min_players <= n <= rules.max_players:
@@ -120,9 +153,15 @@ class FlopHand(ActionOptions):
         for s, c in players:
             if c <= 0:
                 raise InvalidConfig("players", f"seat {s} has no chips ({c})")
-        if dealer not in seat_list:
-            raise InvalidConfig("dealer", f"seat {dealer} is not one of the players {seat_list}")
-        d = seat_list.index(dealer) + 1
+        if dealer in seat_list:
+            d = seat_list.index(dealer) + 1
+        elif seat_list == sorted(seat_list):
+            # a dead button on an empty seat: position 0 is the first player after it
+            d = next((i for i, s in enumerate(seat_list) if s > dealer), 0)
+        else:
+            raise InvalidConfig(
+                "dealer", f"seat {dealer} is not a player's and the seats are not in order"
+            )
         stacks = [int(c) for _, c in players]
         self.rules = rules
         self.dealer = dealer
@@ -147,16 +186,37 @@ class FlopHand(ActionOptions):
         self.folded: list[bool] = [False] * n
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.board: list[Card] = []
-        # Nominal blinds by position (heads-up: position 0 is the big blind).
+        # Nominal blinds by position (heads-up: position 0 is the big blind; with a dead
+        # small blind too, and a posted big blind of a new player is one more).
         blinds = [0] * n
         if n == 2:
+            if dead_small or posts:
+                raise InvalidConfig("blinds", "heads-up the button posts the small blind")
             blinds[0], blinds[1] = rules.big_blind, rules.small_blind
+            self.bb_pos = 0
+        elif dead_small:
+            blinds[0] = rules.big_blind
+            self.bb_pos = 0
         else:
             blinds[0], blinds[1] = rules.small_blind, rules.big_blind
+            self.bb_pos = 1
+        post_pos: list[int] = []
+        if posts:
+            where = dict(zip(self.seat_ids, range(n), strict=True))
+            for seat in posts:
+                p = where.get(seat, -1)
+                if p <= self.bb_pos or p in post_pos:
+                    raise InvalidConfig("posts", f"seat {seat} cannot post a big blind out of turn")
+                blinds[p] = rules.big_blind
+                post_pos.append(p)
+        self.posts: tuple[int, ...] = tuple(sorted(post_pos))
         self.blinds = blinds
         self.street = 0
         self.actors: list[int] = []
         self.acted: set[int] = set()
+        self.top = 0
+        self.level = 0
+        self.capped = False
         self.raise_size = 0  # pokerkit: completion_betting_or_raising_amount
         self.aggressions = 0
         self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
@@ -168,6 +228,9 @@ class FlopHand(ActionOptions):
         self._low = 0
         self._cap = rules.max_aggressions
         self._street_bet = rules.street_bet(1)
+        self._half = self.HALF_BET_RULE and rules.betting == "fixed-limit"
+        # RRP (rules 6.5): a player may fold even when checking is free
+        self._check_kinds: tuple[str, ...] = ("fold", "check") if self.FREE_FOLD else ("check",)
         self._pos: dict[int, int] | None = None
         self.log: list[Event] = []
         self.phh_actions: list[str] = []
@@ -265,7 +328,7 @@ class FlopHand(ActionOptions):
             )
         ]
         if rules.ante:
-            big = 0 if n == 2 else 1
+            big = self.bb_pos
             antes = [0] * n
             for p in range(n):
                 if not rules.bb_ante or p == big:
@@ -284,7 +347,12 @@ class FlopHand(ActionOptions):
                     out.append(self._refund(antes.index(top), top - cutoff))
         posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
         moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
-        out.append(Event("blinds", {"amounts": posted}, None, moves))
+        blinds: dict[str, Any] = {"amounts": posted}
+        if self.bb_pos != (0 if n == 2 else 1):
+            blinds["dead_small"] = True
+        if self.posts:
+            blinds["posts"] = [self.seat_ids[p] for p in self.posts]
+        out.append(Event("blinds", blinds, None, moves))
         k = rules.hole_cards
         dealt = self._draw(k * n)
         seat_ids, hole, phh = self.seat_ids, self.hole, self.phh_actions
@@ -320,10 +388,11 @@ class FlopHand(ActionOptions):
     def _begin_betting(self, out: list[Event]) -> None:
         n, bets = self.n, self.bets
         # pokerkit: the player after the largest blind posted opens (the first left of the
-        # button after the flop, when no bets are out).
-        top, best, blinds = 0, -1, self.blinds
+        # button after the flop, when no bets are out). A big blind posted out of turn by a
+        # new player is not a straddle: it acts in turn.
+        top, best, blinds, posts = 0, -1, self.blinds, self.posts
         for i in range(n):
-            b = bets[i] if blinds[i] > 0 else 0
+            b = bets[i] if blinds[i] > 0 and i not in posts else 0
             if b >= best:
                 top, best = i, b
         opener = (top + 1) % n
@@ -340,7 +409,19 @@ class FlopHand(ActionOptions):
         self.acted = set()
         self.raise_size = 0
         self.aggressions = 0
+        self.capped = False
         self.shorts = []
+        price = max(bets)
+        if self.street == 1:
+            big = self.rules.big_blind
+            if self.FULL_BIG_BLIND and price < big:
+                price = big  # a short all-in big blind does not lower the price (RRP)
+            if self._cap is not None and self.BLIND_IS_THE_BET:
+                self.aggressions = 1  # the big blind is the round's bet (RRP)
+            self.level = big if self._half else price
+        else:
+            self.level = price
+        self.top = price
         data = {
             "street": STREET_NAMES[self.street],
             "opener": self.seat_ids[opener],
@@ -348,7 +429,7 @@ class FlopHand(ActionOptions):
         }
         out.append(_new(Event, ("betting", data, None, ())))
         actors = self.actors
-        if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
+        if not actors or (len(actors) == 1 and bets[actors[0]] >= price):
             self._end_betting(out)
 
     def _end_betting(self, out: list[Event]) -> None:
@@ -421,7 +502,7 @@ class FlopHand(ActionOptions):
             data = {"seat": seat, "action": kind, "street": street}
         elif target is None:  # check or call
             mine = bets[p]
-            cost = max(bets) - mine
+            cost = self.top - mine
             stack = stacks[p]
             if cost > stack:
                 cost = stack
@@ -442,27 +523,46 @@ class FlopHand(ActionOptions):
             }
             self.phh_actions.append(PHH_CC[p])
         else:
-            top = max(bets)
-            kind = "bet" if top == 0 else "raise"
+            kind = self.aggressive_kind()
+            top = self.top
             increment = target - top
             cost = target - bets[p]
             moves = (self._pay(p, cost, "bet"),)
             folded = self.folded
             actors[:] = [i for i in AFTER[self.n][p] if not folded[i] and stacks[i] > 0]
             self.opener = p
-            # pokerkit: a raise at least as big as the largest one reopens the betting.
-            if increment >= self.raise_size:
-                self.acted = {p}
-                self.raise_size = increment
-            self.aggressions += 1
             all_in = stacks[p] == 0
-            shorts = self.shorts
-            if all_in:
-                shorts.append(increment)
-                if sum(shorts) >= self.raise_size:
+            self.top = target
+            if self._half:
+                # RRP's half-bet rule: a full bet or raise, or an all-in of half a bet or
+                # more, counts (and a raise of a player with chips left reopens the betting
+                # for all); a smaller all-in is not a raise: who already acted may only call
+                if not all_in or 2 * (target - self.level) >= self._street_bet:
+                    self.level = target
+                    self.aggressions += 1
+                    if not all_in:
+                        self.acted = {p}
+            else:
+                # pokerkit: a raise at least as big as the largest one reopens the betting.
+                if increment >= self.raise_size:
+                    self.acted = {p}
+                    self.raise_size = increment
+                self.level = target
+                self.aggressions += 1
+                shorts = self.shorts
+                if all_in:
+                    shorts.append(increment)
+                    if sum(shorts) >= self.raise_size:
+                        shorts.clear()
+                elif shorts:
                     shorts.clear()
-            elif shorts:
-                shorts.clear()
+            cap = self._cap
+            if cap is not None and not self.capped and self.aggressions >= cap:
+                # RRP: capped while three or more players not all-in contest the round;
+                # heads-up the raising goes on (and a later fold does not lift a cap)
+                self.capped = not self.HEADS_UP_UNCAPPED or (
+                    sum(1 for i in range(self.n) if not folded[i] and stacks[i] > 0) >= 3
+                )
             data = {
                 "seat": seat,
                 "action": kind,

@@ -4,6 +4,21 @@ A mixin, so the hand's state stays in one object: it reads the attributes declar
 :mod:`bot.engine.flop.state` and below (the hand sets them) and never changes the game,
 except for caching the current actor's options (``_kinds``, ``_low``) and the seat ->
 position map.
+
+The rules (Robert's Rules of Poker, RRP; docs/rules.md 6.5-6.7, 6.15):
+
+- a player whose chips do not go past the call can only call (all in);
+- fixed limit: a bet and three raises while three or more players not all-in contest the
+  round (before the flop the big blind is the bet); heads-up the raising has no cap, unless
+  the cap was reached before the round became heads-up (``capped``);
+- fixed limit, the half-bet rule: an all-in of half a bet or more counts as a full bet or
+  raise; less does not reopen the betting for a player who already acted and faces less
+  than half a bet, and the next raise completes the last full one (``level`` + a bet);
+- no-limit and pot-limit, the full-raise rule: an all-in short of a full raise does not
+  reopen the betting for a player who already acted (pokerkit's checks: ``raise_size``,
+  ``shorts``); the minimum raise is the largest full raise of the round (at least the big
+  blind), counted from the price to call (``top``: a short all-in big blind does not lower
+  it).
 """
 
 from __future__ import annotations
@@ -19,6 +34,12 @@ ACTION_KINDS: Final = ("fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("bet", "raise"))
 OVER: Final = 5
 
+ALL_IN_CALL: Final = "you can only call (all in)"
+CAPPED: Final = "the betting is capped (one bet and three raises)"
+SHORT_ALL_IN: Final = "a short all-in cannot be raised"
+NOBODY_LEFT: Final = "every other player is all-in or has folded"
+NOBODY_CAN_CALL: Final = "no other player has chips left to call a raise"
+
 
 class ActionOptions(FlopState):
     """Legal actions, bet/raise ranges and the checks behind :meth:`FlopHand.apply`."""
@@ -27,6 +48,8 @@ class ActionOptions(FlopState):
     _kinds: tuple[str, ...] | None
     _low: int
     _pos: dict[int, int] | None
+    _half: bool
+    _check_kinds: tuple[str, ...]
 
     def position(self, seat: int) -> int:
         pos = self._pos
@@ -38,29 +61,49 @@ class ActionOptions(FlopState):
             raise NotYourTurn(f"seat {seat} is not in this hand") from None
 
     def _aggression_block(self, p: int) -> str | None:
-        """Why ``p`` may not bet/raise now (pokerkit's checks, in its order), or None."""
+        """Why ``p`` may not bet/raise now, or None (:meth:`_allowed` inlines it)."""
         bets, stacks = self.bets, self.stacks
-        top = max(bets)
-        owed = min(stacks[p], top - bets[p])
-        if owed < self.raise_size:
-            return "a short all-in cannot be raised"
-        cap = self.rules.max_aggressions
-        if cap is not None and self.aggressions >= cap:
-            return "the betting is capped (one bet and three raises)"
-        if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
-            return "you already acted and a short all-in does not reopen the betting"
-        if stacks[p] <= top - bets[p]:
-            return "you cannot cover the bet: call instead"
+        top = self.top
+        owed = top - bets[p]
+        if stacks[p] <= owed:
+            return ALL_IN_CALL
+        if self.capped:
+            return CAPPED
+        if self._half:
+            # RRP's half-bet rule: who already acted may raise again only when facing at
+            # least half a bet (a full raise, or all-ins adding up to half a bet or more)
+            if p in self.acted and 2 * owed < self._street_bet:
+                return SHORT_ALL_IN
+        elif owed < self.raise_size or (
+            self.shorts and sum(self.shorts) < self.raise_size and p in self.acted
+        ):
+            return SHORT_ALL_IN
+        folded = self.folded
+        others_in = False
         for i in range(self.n):
-            if i != p and not self.folded[i] and stacks[i] + bets[i] > top:
-                return None
-        return "every other player is all-in or has folded"
+            if i != p and not folded[i]:
+                if stacks[i] + bets[i] > top:
+                    return None
+                others_in = others_in or stacks[i] > 0
+        return NOBODY_CAN_CALL if others_in else NOBODY_LEFT
+
+    def aggressive_kind(self) -> str:
+        """The kind of a bet or raise now: "bet" for the round's first full bet
+        (completing a short all-in bet is one in fixed limit), else "raise"."""
+        if self._half:
+            return "bet" if self.level == 0 else "raise"
+        return "bet" if self.top == 0 else "raise"
 
     def _range(self, p: int) -> tuple[int, int]:
         """(min, max) "to" totals of a bet/raise by ``p`` (the caller checked it is legal)."""
         bets, stacks, rules = self.bets, self.stacks, self.rules
-        top = max(bets)
+        top = self.top
         everything = stacks[p] + bets[p]
+        if self._half:
+            # one full bet over the last full bet or raise (completing a short all-in)
+            low = self.level + self._street_bet
+            low = everything if everything < low else low
+            return low, low
         low = min(everything, max(self.raise_size, self._street_bet) + top)
         if rules.betting == "fixed-limit":
             return low, low
@@ -72,7 +115,7 @@ class ActionOptions(FlopState):
 
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """The legal (min, max) "to" totals of a bet/raise by ``seat`` now, or None."""
-        if not self.actors or self.seat_ids[self.actors[0]] != seat:
+        if not self.actors or self.street == OVER or self.seat_ids[self.actors[0]] != seat:
             return None
         p = self.actors[0]
         if self._aggression_block(p) is not None:
@@ -93,9 +136,8 @@ class ActionOptions(FlopState):
             return [ActionOption(kind, False, reason) for kind in ACTION_KINDS]
         p = self.actors[0]
         bets = self.bets
-        top = max(bets)
-        owed = min(top - bets[p], self.stacks[p])
-        aggressive = "bet" if top == 0 else "raise"
+        owed = min(self.top - bets[p], self.stacks[p])
+        aggressive = self.aggressive_kind()
         block = self._aggression_block(p)
         out: list[ActionOption] = []
         if owed > 0:
@@ -103,7 +145,11 @@ class ActionOptions(FlopState):
             out.append(ActionOption("check", False, f"there is a bet: call {owed} or fold"))
             out.append(ActionOption("call", True, amount=owed, to=bets[p] + owed))
         else:
-            out.append(ActionOption("fold", False, "nothing to call: check instead"))
+            if "fold" in self._check_kinds:
+                # RRP (rules 6.5): a player may fold even when checking is free
+                out.append(ActionOption("fold", True))
+            else:  # pokerkit (tournament mode): no folding when checking is free
+                out.append(ActionOption("fold", False, "nothing to call: check instead"))
             out.append(ActionOption("check", True, amount=0, to=bets[p]))
             out.append(ActionOption("call", False, "there is no bet to call: check instead"))
         for kind in ("bet", "raise"):
@@ -127,26 +173,29 @@ class ActionOptions(FlopState):
         if kinds is not None:
             return kinds
         bets, stacks = self.bets, self.stacks
-        top = max(bets)
+        top = self.top
         mine, stack = bets[p], stacks[p]
         owed = top - mine
-        kinds = ("fold", "call") if owed > 0 else ("check",)
-        rs = self.raise_size
-        cap = self._cap
-        if not (
-            (owed if owed < stack else stack) < rs
-            or (cap is not None and self.aggressions >= cap)
-            or (self.shorts and sum(self.shorts) < rs and p in self.acted)
-            or stack <= owed
-        ):
-            folded = self.folded
-            for i in range(self.n):
-                if i != p and not folded[i] and stacks[i] + bets[i] > top:
-                    size = self._street_bet
-                    low = (rs if rs > size else size) + top
-                    self._low = low if low < stack + mine else stack + mine
-                    kinds += ("bet",) if top == 0 else ("raise",)
-                    break
+        kinds = ("fold", "call") if owed > 0 else self._check_kinds
+        if stack > owed and not self.capped:
+            if self._half:
+                ok = 2 * owed >= self._street_bet or p not in self.acted
+            else:
+                rs = self.raise_size
+                ok = owed >= rs and not (self.shorts and sum(self.shorts) < rs and p in self.acted)
+            if ok:
+                folded = self.folded
+                for i in range(self.n):
+                    if i != p and not folded[i] and stacks[i] + bets[i] > top:
+                        if self._half:
+                            low = self.level + self._street_bet
+                            kinds += ("bet",) if self.level == 0 else ("raise",)
+                        else:
+                            size = self._street_bet
+                            low = (rs if rs > size else size) + top
+                            kinds += ("bet",) if top == 0 else ("raise",)
+                        self._low = low if low < stack + mine else stack + mine
+                        break
         self._kinds = kinds
         return kinds
 
@@ -196,6 +245,6 @@ class ActionOptions(FlopState):
     def default_action(self, seat: int) -> Action:
         """The timeout action: check when free, else fold."""
         p = self.position(seat)
-        if self.actors and self.actors[0] == p and self.bets[p] >= max(self.bets):
+        if self.actors and self.actors[0] == p and self.bets[p] >= self.top:
             return Action(seat, "check", timed_out=True)
         return Action(seat, "fold", timed_out=True)

@@ -12,6 +12,14 @@ p1 is the big blind and p2 the button), as in pokerkit. Hole cards a file hides 
 are replaced by cards nobody holds: they matter only if shown, and a shown hand
 (``pN sm CARDS``) gives them.
 
+``blinds_or_straddles`` gives each position's blind as pokerkit reads it. Two cases of the
+dead-button rule (docs/rules.md 6.14) are written in it too: a dead small blind is a big
+blind at p1 and no small blind (``[10, 0, 0]``: pokerkit reads it alike), and a big blind
+posted out of turn by a player new to the table is the big blind at that position, with
+the player listed in our extension field ``_posted_big_blinds`` (``[4]``: p4; PHH's
+user-defined fields start with an underscore). pokerkit would read such a post as a
+straddle; no other straddle is read.
+
 >>> text = '''
 ... variant = 'NT'
 ... antes = [0, 0]
@@ -88,16 +96,21 @@ def hand_to_phh(hand: FlopHand, *, players: list[str] | None = None) -> str:
 
     antes = [0] * n
     if r.bb_ante:
-        antes[1] = r.ante  # pokerkit swaps heads-up, so index 1 is the big blind for any n
+        # pokerkit swaps heads-up, so index 1 is the big blind heads-up too
+        antes[1 if n == 2 else hand.bb_pos] = r.ante
     else:
         antes = [r.ante] * n
-    blinds = [r.small_blind, r.big_blind] + [0] * (n - 2)
+    blinds = list(hand.blinds)
+    if n == 2:
+        blinds.reverse()  # pokerkit's heads-up order: the small blind first
     lines = [
         f"variant = {q(variant_code(r))}",
         f"ante_trimming_status = {'false' if r.antes_dead else 'true'}",
         f"antes = {ints(antes)}",
         f"blinds_or_straddles = {ints(blinds)}",
     ]
+    if hand.posts:
+        lines.append(f"_posted_big_blinds = {ints([p + 1 for p in hand.posts])}")
     if r.betting == "fixed-limit":
         lines += [f"small_bet = {r.small_limit}", f"big_bet = {r.big_limit}"]
     else:
@@ -176,12 +189,14 @@ def _stack_deck(actions: list[str], n: int, k: int, name: str) -> list[Card]:
     return order + [c for c in CARDS if c not in used]
 
 
-def replay_flop_phh_text(text: str, *, name: str = "<phh>") -> FlopReplay:
+def replay_flop_phh_text(
+    text: str, *, name: str = "<phh>", hand_class: type[FlopHand] = FlopHand
+) -> FlopReplay:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"{name}: not TOML: {exc}") from None
-    return replay_flop_phh_data(data, name=name)
+    return replay_flop_phh_data(data, name=name, hand_class=hand_class)
 
 
 def _ints(data: Mapping[str, Any], key: str, name: str, n: int | None = None) -> list[int]:
@@ -199,27 +214,50 @@ def _ints(data: Mapping[str, Any], key: str, name: str, n: int | None = None) ->
     return list(value)
 
 
+def _blinds(data: Mapping[str, Any], n: int, name: str) -> tuple[int, int, bool, list[int]]:
+    """(small blind, big blind, dead small blind, positions posting a big blind out of
+    turn) from ``blinds_or_straddles`` and ``_posted_big_blinds`` (module docstring)."""
+    blinds = _ints(data, "blinds_or_straddles", name, n)
+    posted = data.get("_posted_big_blinds", [])
+    if not isinstance(posted, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= n for p in posted
+    ):
+        raise PHHError(f"{name}: field '_posted_big_blinds' must list players 1 to {n}")
+    posts = sorted({p - 1 for p in posted})
+    dead_small = n > 2 and blinds[0] > 0 and blinds[1] == 0
+    big_pos = 0 if dead_small else 1
+    small, big = (0, blinds[0]) if dead_small else (blinds[0], blinds[1])
+    for p in range(n):
+        if p in posts:
+            if p <= big_pos or blinds[p] != big:
+                raise PHHError(
+                    f"{name}: field '_posted_big_blinds': p{p + 1} does not post the big blind"
+                )
+        elif p > big_pos and blinds[p]:
+            raise PHHError(f"{name}: field 'blinds_or_straddles': straddles are not supported")
+    return small, big, dead_small, posts
+
+
 def _rules(data: Mapping[str, Any], variant: str, n: int, name: str) -> FlopRules:
     antes = _ints(data, "antes", name, n)
-    blinds = _ints(data, "blinds_or_straddles", name, n)
-    if any(blinds[2:]) or len(blinds) < 2:
-        raise PHHError(f"{name}: field 'blinds_or_straddles': straddles are not supported")
+    small, big, dead_small, _ = _blinds(data, n, name)
     values: dict[str, Any] = {
         "game": _GAME[variant[1]],
         "betting": _BETTING[variant[0]],
         "split": "hi-lo" if variant.endswith("/8") else "high",
-        "small_blind": blinds[0],
-        "big_blind": blinds[1],
+        "small_blind": small,
+        "big_blind": big,
         "dead_antes": data.get("ante_trimming_status", False) is not True,
         "min_players": 2,
     }
+    big_ante = 0 if dead_small else 1  # pokerkit swaps heads-up: index 1 there too
     if len(set(antes)) == 1:
         values["ante"] = antes[0]
-    elif sum(1 for a in antes if a) == 1 and antes[1]:
+    elif sum(1 for a in antes if a) == 1 and antes[big_ante]:
         # A big-blind ante is dead money in the main pot whatever ante_trimming_status
         # says: pokerkit returns it to the big blind when trimming is on (a lone ante is
         # "uncalled"), which no cardroom does; real WSOP records keep it in the pot.
-        values.update(ante=antes[1], bb_ante=True, dead_antes=True)
+        values.update(ante=antes[big_ante], bb_ante=True, dead_antes=True)
     else:
         raise PHHError(f"{name}: field 'antes': only equal antes or a big-blind ante, got {antes}")
     fields = ("small_bet", "big_bet") if variant[0] == "F" else ("min_bet",)
@@ -234,8 +272,11 @@ def _rules(data: Mapping[str, Any], variant: str, n: int, name: str) -> FlopRule
         raise PHHError(f"{name}: field '{exc.field}': {exc.reason}") from None
 
 
-def replay_flop_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> FlopReplay:
-    """Replay a parsed PHH hand of a flop variant through our engine."""
+def replay_flop_phh_data(
+    data: Mapping[str, Any], *, name: str = "<phh>", hand_class: type[FlopHand] = FlopHand
+) -> FlopReplay:
+    """Replay a parsed PHH hand of a flop variant through our engine (``hand_class``: a
+    :class:`FlopHand` with other readings, for the tests that compare with pokerkit)."""
     variant = data.get("variant")
     if variant not in VARIANTS:
         raise PHHError(f"{name}: field 'variant' is {variant!r}, not a Hold'em/Omaha code")
@@ -249,8 +290,16 @@ def replay_flop_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> Flo
         raise PHHError(f"{name}: field 'actions' must be a list of strings")
     recorded = _ints(data, "finishing_stacks", name, n) if "finishing_stacks" in data else None
     deck = _stack_deck(actions, n, rules.hole_cards, name)
+    _, _, dead_small, posts = _blinds(data, n, name)
     try:
-        hand = FlopHand(rules, [(p + 1, s) for p, s in enumerate(stacks)], dealer=n, deck=deck)
+        hand = hand_class(
+            rules,
+            [(p + 1, s) for p, s in enumerate(stacks)],
+            dealer=n,
+            deck=deck,
+            dead_small=dead_small,
+            posts=[p + 1 for p in posts],
+        )
     except InvalidConfig as exc:
         raise PHHError(f"{name}: field 'starting_stacks': {exc.reason}") from None
     hand.start()
@@ -289,12 +338,11 @@ def _replay_one(hand: FlopHand, text: str, n: int, board_read: list[int]) -> Non
     if verb == "f" and len(words) == 2:
         hand.apply(Action(seat, "fold"))
     elif verb == "cc" and len(words) == 2:
-        owed = max(hand.bets) > hand.bets[p]
+        owed = hand.top > hand.bets[p]
         hand.apply(Action(seat, "call" if owed else "check"))
     elif verb == "cbr" and len(words) == 3:
         if not words[2].isdigit():
             raise GameError(f"amount {words[2]!r} is not a whole number")
-        kind = "raise" if max(hand.bets) else "bet"
-        hand.apply(Action(seat, kind, amount=int(words[2])))
+        hand.apply(Action(seat, hand.aggressive_kind(), amount=int(words[2])))
     else:
         raise GameError("unknown action")

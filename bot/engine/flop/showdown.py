@@ -1,10 +1,12 @@
 """The end of a flop-game hand: who shows, who wins each pot, split and quartered pots.
 
 Each pot is contested by the live players who put in its level (main and side pots as in
-Razz). High only: the best high hand takes it, ties split. Hi-lo: when at least one of the
-pot's contestants has an eight-or-better low, the pot is halved, the odd chip to the high
-half; each half is split among its winners (two tied lows: a quartered pot). Within a
-half, odd chips go to the first winner clockwise from the button (the lowest position).
+Razz), and each is split on its own, with its own odd chip, even when two pots have the
+same winners (RRP, Ties). High only: the best high hand takes it, ties split. Hi-lo: when
+at least one of the pot's contestants has an eight-or-better low, the pot is halved, the
+odd chip to the high half; each half is split among its winners (two tied lows: a
+quartered pot); with no low the high hand takes the whole pot. Within a half, odd chips go
+to the first winner clockwise from the button (the lowest position).
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def pots_of(hand: FlopState, live: list[bool] | None = None) -> list[Pot]:
 
 
 def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
+    """Everyone else folded: the last player takes the pot. Their bet nobody called went
+    back first; with nothing else in (heads-up with a small blind of 0, no antes) the pot
+    is empty and no chip moves (issue 19 item 17: the hand ends all the same)."""
     amount = sum(hand.contrib) + hand.dead
     seat = hand.seat_ids[winner]
     hand.stacks[winner] += amount
@@ -68,7 +73,7 @@ def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
         Event(
             "award",
             {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
-            chips=(ChipMove(seat, -amount, "award"),),
+            chips=(ChipMove(seat, -amount, "award"),) if amount else (),
         )
     )
     out.append(Event("hand_over", {"stacks": final.copy()}))
@@ -91,12 +96,13 @@ def scores(hand: FlopState, p: int) -> tuple[int, int | None]:
 def _halves(
     pot: Pot, value: dict[int, tuple[int, int | None]]
 ) -> list[tuple[str | None, int, list[int]]]:
-    """(half, chips, winners) of a pot: one high "half" unless a contestant has a low."""
+    """(half, chips, winners) of a pot: the whole pot (half None) unless a contestant has
+    a low, then the high and the low half."""
     top = max(value[p][0] for p in pot.eligible)
     high_winners = [p for p in pot.eligible if value[p][0] == top]
     lows = {p: lo for p in pot.eligible if (lo := value[p][1]) is not None}
     if not lows:
-        return [("high", pot.amount, high_winners)]
+        return [(None, pot.amount, high_winners)]
     best = max(lows.values())
     low_winners = [p for p in pot.eligible if lows.get(p) == best]
     low_half = pot.amount // 2
@@ -111,11 +117,11 @@ def showdown(hand: FlopState) -> list[Event]:
     order = sorted(live, key=lambda p: (p - first) % n)
     value = {p: scores(hand, p) for p in live}
     pots = pots_of(hand)
-    # A hand that wins no part of any pot is dead (mucked) before the chips are pushed,
-    # and pots left with the same contestants are one pot (as pokerkit): that only moves
-    # odd chips, which then go by position over the merged pot.
+    # Each pot is paid on its own (RRP). pokerkit's reading (POTS_APART off): a hand that
+    # wins no part of any pot is dead before the chips are pushed, and pots left with the
+    # same contestants are one pot; that only moves odd chips.
     if len(pots) > 1:
-        # the main and side pots as built, before any are merged below (the table says them)
+        # the main and side pots as built (the table says them)
         out.append(
             Event(
                 "pots",
@@ -161,12 +167,13 @@ def showdown(hand: FlopState) -> list[Event]:
             out.append(Event("muck", {"seat": seat}))
             hand.phh_actions.append(f"p{p + 1} sm")
     results = []
-    for k, pot in enumerate(pots_of(hand, contest)):
+    for k, pot in enumerate(pots if hand.POTS_APART else pots_of(hand, contest)):
         halves = _halves(pot, value)
-        if not hi_lo:
-            halves = [(None, amount, winners) for _, amount, winners in halves]
+        no_low = hi_lo and halves[0][0] is None
         shares: dict[int, int] = {}
         entry: dict[str, Any] = {"amount": pot.amount}
+        if no_low:
+            entry["no_low"] = True
         for half, amount, winners in halves:
             if not amount:
                 continue
@@ -177,6 +184,8 @@ def showdown(hand: FlopState) -> list[Event]:
                 data = {"pot": k, "seat": seat, "amount": a}
                 if half is not None:
                     data["half"] = half
+                elif no_low:
+                    data["no_low"] = True  # hi-lo: no hand has a low, the high takes all
                 out.append(Event("award", data, None, (ChipMove(seat, -a, "award"),)))
             entry[f"{half}_winners" if half else "winners"] = [hand.seat_ids[p] for p in winners]
         if "winners" not in entry:

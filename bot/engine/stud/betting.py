@@ -2,6 +2,14 @@
 game: the bring-in and completion, the opener of each street, the cap, short all-ins,
 what each player may do and doing it.
 
+The rules (Robert's Rules of Poker, RRP; docs/rules.md 4.6, 4.7, 8.6): a completion (the
+street's bet on 3rd street; the bring-in is not one), bet and three raises while three or
+more players not all-in contest the street, no cap heads-up in Stud and Stud Hi-Lo (Razz
+keeps it, RULES 4.6); the half-bet rule for all-ins: an all-in of half a bet or more counts
+as a full completion, bet or raise, less does not reopen the betting for a player who
+already acted and faces less than half a bet, and the next raise completes the last full
+one (``level`` + a bet); a player may fold when checking is free (not the bring-in).
+
 :class:`StudHand` is the base class of the games (Razz, Seven-card Stud, Stud Hi-Lo).
 """
 
@@ -18,7 +26,6 @@ from bot.engine.stud.core import (
     ACTION_KINDS,
     AFTER,
     AGGRESSIONS,
-    KINDS,
     MAX_AGGRESSIONS,
     PHH_BRING_IN,
     PHH_CC,
@@ -33,6 +40,12 @@ from bot.engine.stud.snapshot import load_snapshot
 #: Opening keys by (game class, product of the up cards' rank primes): the keys of every
 #: game here depend only on the ranks; a board is keyed once per street.
 _OPENING_KEYS: dict[tuple[type, int], tuple[int, ...]] = {}
+
+ALL_IN_CALL = "you can only call (all in)"
+CAPPED = "the betting is capped (one bet and three raises)"
+SHORT_ALL_IN = "a short all-in cannot be raised"
+NOBODY_LEFT = "every other player is all-in or has folded"
+NOBODY_CAN_CALL = "no other player has chips left to call a raise"
 
 
 class StudHand(StudShowdown):
@@ -96,6 +109,8 @@ class StudHand(StudShowdown):
         self._kinds = None
         self.acted = set()
         self.aggressions = 0
+        self.level = 0
+        self.capped = False
         self.raise_size = 0
         self.shorts = []
         out.append(
@@ -150,50 +165,65 @@ class StudHand(StudShowdown):
     # -------------------------------------------------------------- can / do
 
     def _aggression_kind(self, top: int | None = None) -> str:
-        """complete, bet or raise (``top``: the highest bet, when the caller knows it)."""
+        """complete, bet or raise (``top``: the highest bet, when the caller knows it).
+        RRP: completing a short all-in bet to a full bet is the street's bet."""
         if self.completion_pending:
             return "complete"
+        if self.HALF_BET_RULE:
+            return "bet" if self.level == 0 else "raise"
         if top is None:
             top = max(self.bets)
         return "bet" if top == 0 else "raise"
 
+    def _size(self) -> int:
+        """The full bet of the street (the big bet once made on 4th street, RULES 8.2)."""
+        size = self._stakes.bet[self.street]
+        return self.raise_size if self.raise_size > size else size
+
     def _aggression_block(self, p: int, top: int | None = None) -> str | None:
-        """Why ``p`` may not complete/bet/raise now (pokerkit's checks), or None.
+        """Why ``p`` may not complete/bet/raise now, or None (:meth:`_allowed` inlines it).
 
         ``top`` is the highest bet, when the caller knows it."""
         bets, stacks = self.bets, self.stacks
         if top is None:
             top = max(bets)
         owed = top - bets[p]
-        if owed > 0 and min(stacks[p], owed) < self.raise_size:
-            return "a short all-in cannot be raised"
-        if self.aggressions >= MAX_AGGRESSIONS:
-            return "the betting is capped (one bet and three raises)"
-        if self.shorts and sum(self.shorts) < self.raise_size and p in self.acted:
-            return "you already acted and a short all-in does not reopen the betting"
         if stacks[p] <= owed:
-            return "you cannot cover the bet: call instead"
+            return ALL_IN_CALL
+        if self.capped:
+            return CAPPED
+        if self.HALF_BET_RULE:
+            # who already acted may raise again only when facing at least half a bet
+            if p in self.acted and 2 * owed < self._size():
+                return SHORT_ALL_IN
+        elif (owed > 0 and min(stacks[p], owed) < self.raise_size) or (
+            self.shorts and sum(self.shorts) < self.raise_size and p in self.acted
+        ):
+            return SHORT_ALL_IN  # pokerkit's checks
         folded = self.folded
+        others_in = False
         for i in range(self.n):
-            if i != p and not folded[i] and stacks[i] + bets[i] > top:
-                return None
-        return "every other player is all-in or has folded"
+            if i != p and not folded[i]:
+                if stacks[i] + bets[i] > top:
+                    return None
+                others_in = others_in or stacks[i] > 0
+        return NOBODY_CAN_CALL if others_in else NOBODY_LEFT
 
     def _raise_targets(self, p: int) -> list[int]:
         """The street totals a completion/bet/raise may go to: the fixed one first."""
         bets, stacks, folded = self.bets, self.stacks, self.folded
         top = max(bets)
-        size = self._stakes.bet[self.street]
-        if self.raise_size > size:
-            size = self.raise_size
-        full = size if self.completion_pending else top + size
+        size = self._size()
+        # RRP: a bet over the last full one (0 before the completion); pokerkit: over the top
+        base = self.level if self.HALF_BET_RULE else 0 if self.completion_pending else top
+        full = base + size
         most = stacks[p] + bets[p]
         first = min(most, full)
         targets = [first]
         big = self._stakes.bet[5]
         if size < big and self.open_pair_on_4th():
             # Once a big bet is made, raise_size keeps every later raise big.
-            alt = min(most, top + big)
+            alt = min(most, base + big)
             if alt > first:
                 targets.append(alt)
         # §4.7: a raise "to" the largest amount an opponent can still match.
@@ -227,30 +257,38 @@ class StudHand(StudShowdown):
         owed = top - mine
         raise_size = self.raise_size
         aggression = 0  # none
-        if not (
-            (owed > 0 and min(stack, owed) < raise_size)
-            or self.aggressions >= MAX_AGGRESSIONS
-            or (self.shorts and sum(self.shorts) < raise_size and p in self.acted)
-            or stack <= owed
-        ):
-            # Someone else must still be able to match more than the top bet.
-            folded = self.folded
-            reach = 0
-            for i in range(self.n):
-                if i != p and not folded[i] and stacks[i] + bets[i] > reach:
-                    reach = stacks[i] + bets[i]
-            if reach > top:
-                size = self._stakes.bet[self.street]
-                if raise_size > size:
-                    size = raise_size
-                if self.completion_pending:
-                    aggression = 1
-                    full = size
-                else:
-                    aggression = 2 if top == 0 else 3
-                    full = top + size
-                self._target = full if stack + mine > full else stack + mine
-        kinds = self._kinds = KINDS[base][aggression]
+        if stack > owed and not self.capped:
+            size = self._stakes.bet[self.street]
+            if raise_size > size:
+                size = raise_size
+            half = self.HALF_BET_RULE
+            if half:
+                ok = p not in self.acted or 2 * owed >= size
+            else:  # pokerkit's checks
+                ok = not (
+                    (owed > 0 and min(stack, owed) < raise_size)
+                    or (self.shorts and sum(self.shorts) < raise_size and p in self.acted)
+                )
+            if ok:
+                # Someone else must still be able to match more than the top bet.
+                folded = self.folded
+                reach = 0
+                for i in range(self.n):
+                    if i != p and not folded[i] and stacks[i] + bets[i] > reach:
+                        reach = stacks[i] + bets[i]
+                if reach > top:
+                    if self.completion_pending:
+                        aggression = 1
+                        full = size  # the level is 0 until the completion
+                    elif half:
+                        level = self.level
+                        aggression = 2 if level == 0 else 3
+                        full = level + size
+                    else:
+                        aggression = 2 if top == 0 else 3
+                        full = top + size
+                    self._target = full if stack + mine > full else stack + mine
+        kinds = self._kinds = self._KIND_TABLE[base][aggression]
         return kinds
 
     def allowed_kinds(self, seat: int) -> tuple[str, ...]:
@@ -308,9 +346,11 @@ class StudHand(StudShowdown):
             opts.append(ActionOption("check", False, forced))
             opts.append(ActionOption("call", False, forced))
         else:
-            # pokerkit (tournament mode): no folding when checking is free.
             if call == 0:
-                opts.append(ActionOption("fold", False, "nothing to call: check instead"))
+                if self.FREE_FOLD:  # RRP: a player may fold even when checking is free
+                    opts.append(ActionOption("fold", True, None, 0, mine))
+                else:  # pokerkit (tournament mode): no folding when checking is free
+                    opts.append(ActionOption("fold", False, "nothing to call: check instead"))
                 opts.append(ActionOption("check", True, None, 0, mine))
                 opts.append(ActionOption("call", False, "there is no bet to call"))
             else:
@@ -442,6 +482,10 @@ class StudHand(StudShowdown):
             bets[p] += cost
             self.contrib[p] += cost
             self.bring_in_pending = False
+            if self.HALF_BET_RULE:
+                # RRP: the bring-in is a forced bet, not a decision: its player may still
+                # raise a completion (as a big blind may raise)
+                self.acted.discard(p)
             moves = (_new(ChipMove, (seat, cost, "bring_in")),)
             data = {"seat": seat, "action": kind, "street": street, "amount": cost, "to": bets[p]}
             self.phh_actions.append(PHH_BRING_IN[p])
@@ -454,7 +498,7 @@ class StudHand(StudShowdown):
             stacks[p] -= cost
             bets[p] = target
             self.contrib[p] += cost
-            self.bring_in_pending = self.completion_pending = False
+            self.bring_in_pending = False
             # Everyone else with chips acts again, clockwise from the aggressor.
             if True in folded or 0 in stacks:
                 actors[:] = [i for i in AFTER[n][p] if not folded[i] and stacks[i] > 0]
@@ -463,20 +507,43 @@ class StudHand(StudShowdown):
             self.opener = p
             if street == 7:
                 self.last_aggressor = p
-            # pokerkit: a raise at least as big as the last one reopens the betting for all.
-            raise_size = self.raise_size
-            if increment >= raise_size:
-                self.acted = {p}
-                raise_size = self.raise_size = increment
-            self.aggressions += 1
-            shorts = self.shorts
             all_in = not stacks[p]
-            if all_in:
-                shorts.append(increment)
-                if sum(shorts) >= raise_size:
+            if self.HALF_BET_RULE:
+                # RRP's half-bet rule: a full one, or an all-in of half a bet or more,
+                # counts (and one by a player with chips left reopens the betting for all);
+                # a smaller all-in is not a completion, bet or raise
+                size = self._size()
+                full = target - self.level
+                if not all_in or 2 * full >= size:
+                    if not all_in:
+                        self.acted = {p}
+                        if full > self.raise_size:
+                            self.raise_size = full  # the big bet on 4th street (8.2)
+                    self.level = target
+                    self.aggressions += 1
+                    self.completion_pending = False
+            else:
+                self.completion_pending = False
+                # pokerkit: a raise at least as big as the last one reopens the betting.
+                raise_size = self.raise_size
+                if increment >= raise_size:
+                    self.acted = {p}
+                    raise_size = self.raise_size = increment
+                self.level = target
+                self.aggressions += 1
+                shorts = self.shorts
+                if all_in:
+                    shorts.append(increment)
+                    if sum(shorts) >= raise_size:
+                        shorts.clear()
+                elif shorts:
                     shorts.clear()
-            elif shorts:
-                shorts.clear()
+            if not self.capped and self.aggressions >= MAX_AGGRESSIONS:
+                # capped while three or more players not all-in contest the street (RRP;
+                # heads-up the raising goes on, and a later fold does not lift a cap)
+                self.capped = not self.HEADS_UP_UNCAPPED or (
+                    sum(1 for i in range(n) if not folded[i] and stacks[i] > 0) >= 3
+                )
             moves = (_new(ChipMove, (seat, cost, "bet")),)
             data = {
                 "seat": seat,

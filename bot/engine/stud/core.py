@@ -37,8 +37,13 @@ CODE: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 ACTION_KINDS: Final = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
 AGGRESSIONS: Final = frozenset(("complete", "bet", "raise"))
 #: ``KINDS[base][aggression]``: the allowed kinds; base 0 bring-in due, 1 nothing to call,
-#: 2 a bet to call; aggression 0 none, 1 complete, 2 bet, 3 raise.
+#: 2 a bet to call; aggression 0 none, 1 complete, 2 bet, 3 raise. RRP: a player may fold
+#: even when checking is free (``FREE_FOLD``); pokerkit (tournament mode) may not.
 KINDS: Final = tuple(
+    tuple(b + a for a in ((), ("complete",), ("bet",), ("raise",)))
+    for b in (("bring_in",), ("fold", "check"), ("fold", "call"))
+)
+KINDS_NO_FREE_FOLD: Final = tuple(
     tuple(b + a for a in ((), ("complete",), ("bet",), ("raise",)))
     for b in (("bring_in",), ("check",), ("fold", "call"))
 )
@@ -53,7 +58,8 @@ PHH_CC: Final = tuple(f"p{p + 1} cc" for p in range(8))
 PHH_FOLD: Final = tuple(f"p{p + 1} f" for p in range(8))
 PHH_BRING_IN: Final = tuple(f"p{p + 1} pb" for p in range(8))
 PHH_DEAL: Final = tuple(f"d dh p{p + 1} " for p in range(8))
-#: pokerkit: a fixed-limit street allows at most 4 completions/bets/raises (§4.6).
+#: A bet (on 3rd street the completion) and three raises per street (§4.6, RRP): the cap
+#: while three or more players not all-in contest the street.
 MAX_AGGRESSIONS: Final = 4
 
 
@@ -126,6 +132,7 @@ class StudCore:
         "aggressions",
         "bets",
         "bring_in_pending",
+        "capped",
         "community",
         "completion_pending",
         "contrib",
@@ -133,6 +140,7 @@ class StudCore:
         "down",
         "folded",
         "last_aggressor",
+        "level",
         "log",
         "n",
         "opener",
@@ -157,6 +165,30 @@ class StudCore:
     BRING_IN_ORDER: ClassVar[tuple[int, ...]] = ()
     #: Whether an open pair on 4th street allows the big bet (Stud's cardroom rule).
     OPEN_PAIR_BIG_BET: ClassVar[bool] = False
+    # Robert's Rules of Poker where pokerkit 0.7.7 reads otherwise (issue 18). Each is a
+    # switch that the differential tests turn off to replay pokerkit's hands exactly and to
+    # prove that each hand where the two differ differs by a documented reading.
+    #: No cap while two players not all-in contest the street (RRP; not in Razz, RULES 4.6).
+    HEADS_UP_UNCAPPED: ClassVar[bool] = False
+    #: An all-in of half a bet or more counts as a full completion, bet or raise; less does
+    #: not reopen the betting, and the next player may complete it (RRP; pokerkit: only a
+    #: full one counts).
+    HALF_BET_RULE: ClassVar[bool] = True
+    #: Each pot is split on its own (pokerkit: a hand that wins nothing is out before the
+    #: pots are shared, and pots left with the same winners are paid as one).
+    POTS_APART: ClassVar[bool] = True
+    #: A tie's odd chip goes to the winner with the highest card by suit, of a low half to
+    #: the lowest card by suit (RRP, Ties, games without a button; pokerkit and Razz's
+    #: RULES 4.10: the first winner clockwise from the dealer's left).
+    ODD_CHIP_BY_SUIT: ClassVar[bool] = False
+    #: A player may fold when checking is free (RRP; pokerkit, tournament mode: not).
+    FREE_FOLD: ClassVar[bool] = True
+    #: The kinds table of the game's ``FREE_FOLD`` (set for each class).
+    _KIND_TABLE: ClassVar[tuple[tuple[tuple[str, ...], ...], ...]] = KINDS
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._KIND_TABLE = KINDS if cls.FREE_FOLD else KINDS_NO_FREE_FOLD
 
     @staticmethod
     def opening_key(up: list[Card]) -> tuple[int, ...]:
@@ -229,6 +261,11 @@ class StudCore:
         self.bring_in_pending = False
         self.completion_pending = False
         self.aggressions = 0
+        #: RRP: the street total of the last full completion, bet or raise (0 before one);
+        #: the next raise is a bet over it. pokerkit's reading: the highest bet.
+        self.level = 0
+        #: No more completions, bets or raises this street.
+        self.capped = False
         self.raise_size = 0  # pokerkit: completion_betting_or_raising_amount
         self.shorts: list[int] = []  # pokerkit: consecutive_short_all_in_amounts
         self.opener: int | None = None
@@ -522,6 +559,8 @@ class StudCore:
             "bring_in_pending": self.bring_in_pending,
             "completion_pending": self.completion_pending,
             "aggressions": self.aggressions,
+            "level": self.level,
+            "capped": self.capped,
             "raise_size": self.raise_size,
             "shorts": list(self.shorts),
             "opener": self.opener,

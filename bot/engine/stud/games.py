@@ -16,6 +16,10 @@ seven-card stud high-low; cardrooms post it so). Hi-Lo: each pot is split high a
 the odd chip goes to the high half; a pot none of whose contestants has an eight-or-better
 low goes whole to the high hand (the cardroom rule, pot by pot: pokerkit decides that over
 every hand shown instead).
+
+Robert's Rules of Poker (issue 18): no cap heads-up, and a tie's odd chip goes to the
+winning hand with the highest card by suit (of a low half: the lowest card by suit), each
+pot on its own.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ class StudHighHand(StudHand):
     OPEN_PAIR_BIG_BET: ClassVar[bool] = True
     PARTS: ClassVar[tuple[str, ...]] = ("high",)
     MERGE_AFTER_SHOWDOWN: ClassVar[bool] = True
+    HEADS_UP_UNCAPPED: ClassVar[bool] = True  # RRP (Razz keeps the cap: RULES 4.6)
+    ODD_CHIP_BY_SUIT: ClassVar[bool] = True  # RRP, Ties (Razz: RULES 4.10)
 
     @staticmethod
     def opening_key(up: list[Card]) -> tuple[int, ...]:

@@ -231,13 +231,15 @@ def _check_redeals(
                 held[p].append(c)
 
 
-def replay_phh_text(text: str, *, name: str = "<phh>") -> ReplayResult:
+def replay_phh_text(
+    text: str, *, name: str = "<phh>", hand_class: type[StudHand] | None = None
+) -> ReplayResult:
     """Replay PHH text through our engine (see the module docstring)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"{name}: not TOML: {exc}") from None
-    return replay_phh_data(data, name=name)
+    return replay_phh_data(data, name=name, hand_class=hand_class)
 
 
 def replay_phh(path: str | Path) -> ReplayResult:
@@ -250,12 +252,20 @@ def replay_phh(path: str | Path) -> ReplayResult:
     return replay_phh_text(text, name=p.name)
 
 
-def replay_phh_data(data: Mapping[str, Any], *, name: str = "<phh>") -> ReplayResult:
+def replay_phh_data(
+    data: Mapping[str, Any], *, name: str = "<phh>", hand_class: type[StudHand] | None = None
+) -> ReplayResult:
+    """Replay a parsed PHH hand through the engine of its variant (``hand_class``: a
+    subclass of it with other readings, for the tests that compare with pokerkit)."""
     variant = _field(data, "variant", name)
     game = GAMES.get(variant) if isinstance(variant, str) else None
     if game is None:
         known = ", ".join(repr(v) for v in GAMES)
         raise PHHError(f"{name}: field 'variant' is {variant!r}; supported: {known}")
+    if hand_class is not None:
+        if not issubclass(hand_class, game):
+            raise PHHError(f"{name}: field 'variant' is {variant!r}, not {hand_class.__name__}")
+        game = hand_class
     stacks = _int_list(data, "starting_stacks", name)
     n = len(stacks)
     antes = _int_list(data, "antes", name, n)

@@ -6,8 +6,11 @@ the pot (``PARTS``: Razz ``("low",)``, Stud ``("high",)``, Stud Hi-Lo ``("high",
 the larger the better, -1 when the hand does not qualify for that part (an eight-or-better
 low that is not there). A pot is shared between the parts some hand contesting it
 qualifies for (cardroom rule, per pot: with no qualifying low among a pot's contestants,
-the high hand takes all of it); an odd chip of a split goes to the high half, and within a
-part to the first winner clockwise from the dealer's left (pokerkit's order).
+the high hand takes all of it); an odd chip of a split goes to the high half. Each pot is
+split on its own, with its own odd chip (RRP). Within a part the odd chips go to the winner
+with the highest card by suit (of a low part: the lowest card by suit; every card a player
+holds counts: RRP, Ties, games without a button), or, in Razz (RULES 4.10), to the first
+winner clockwise from the dealer's left.
 """
 
 from __future__ import annotations
@@ -40,7 +43,26 @@ class StudShowdown(StudCore):
         """The show event's names of a scored hand, by part ({"low": "8-6-4-2-A"})."""
         raise NotImplementedError
 
+    def _split(self, chips: int, winners: list[int], part: str) -> dict[int, int]:
+        """Share one part of a pot: equal shares, the odd chips to one winner (the class
+        docstring: by suit, or the first from the dealer's left)."""
+        if not self.ODD_CHIP_BY_SUIT or len(winners) < 2 or chips % len(winners) == 0:
+            return split(chips, winners)
+        if part == "low":  # the lowest card by suit, aces low
+            first = min(
+                winners, key=lambda p: min((c.low_rank, c.suit) for c in self.hole_cards(p))
+            )
+        else:  # the highest card by suit
+            first = max(winners, key=lambda p: max(self.hole_cards(p)))
+        share, odd = divmod(chips, len(winners))
+        out = dict.fromkeys(sorted(winners), share)
+        out[first] += odd
+        return out
+
     def _award_uncontested(self, winner: int, out: list[Event]) -> None:
+        """Everyone else folded: the last player takes the pot. Their bet nobody called
+        went back first; with nothing else in (no antes, everyone folding to the bring-in)
+        the pot is empty and no chip moves (issue 19 item 17: the hand ends all the same)."""
         amount = sum(self.contrib)
         seat = self.seat_ids[winner]
         self.stacks[winner] += amount
@@ -61,7 +83,7 @@ class StudShowdown(StudCore):
                     "award",
                     {"pot": 0, "seat": seat, "amount": amount, "uncontested": True},
                     None,
-                    (_new(ChipMove, (seat, -amount, "award")),),
+                    (_new(ChipMove, (seat, -amount, "award")),) if amount else (),
                 ),
             )
         )
@@ -103,7 +125,7 @@ class StudShowdown(StudCore):
         extra = [self.community] if self.community is not None else []
         scores = {p: self.scores([*self.down[p], *self.up[p], *extra]) for p in live}
         pots = build_pots(self.contrib, [not f for f in self.folded])
-        if self.MERGE_AFTER_SHOWDOWN:
+        if self.MERGE_AFTER_SHOWDOWN and not self.POTS_APART:
             winning = {p for pot in pots for _, _, w in self._pot_parts(pot, scores) for p in w}
             pots = build_pots(self.contrib, [p in winning for p in range(self.n)])
         best_shown: dict[tuple[int, int], int] = {}
@@ -142,8 +164,11 @@ class StudShowdown(StudCore):
         for k, pot in enumerate(pots):
             parts = self._pot_parts(pot, scores)
             shares: dict[int, int] = {}
-            for _, chips, winners in parts:
-                for p, amount in split(chips, winners).items():
+            part_shares: list[dict[int, int]] = []
+            for part, chips, winners in parts:
+                got = self._split(chips, winners, part)
+                part_shares.append(got)
+                for p, amount in got.items():
                     shares[p] = shares.get(p, 0) + amount
             for p in sorted(shares):
                 amount = shares[p]
@@ -167,8 +192,13 @@ class StudShowdown(StudCore):
             }
             if len(self.PARTS) > 1:
                 entry["parts"] = [
-                    {"part": part, "amount": chips, "winners": [self.seat_ids[p] for p in w]}
-                    for part, chips, w in parts
+                    {
+                        "part": part,
+                        "amount": chips,
+                        "winners": [self.seat_ids[p] for p in w],
+                        "shares": {str(self.seat_ids[p]): a for p, a in sorted(got.items())},
+                    }
+                    for (part, chips, w), got in zip(parts, part_shares, strict=True)
                 ]
             pot_results.append(entry)
         self.contrib = [0] * self.n

@@ -152,6 +152,13 @@ def load_snapshot(cls: type[H], snap: Any) -> H:
     hand.aggressions = _int(snap, "aggressions")
     hand.raise_size = _int(snap, "raise_size")
     hand.shorts = _ints(snap, "shorts", None)
+    # Robert's Rules' state (issue 18); a snapshot saved before it has none: the level is
+    # then the highest bet (0 while the completion is due), the cap pokerkit's
+    if "level" in snap:
+        hand.level = _int(snap, "level")
+    else:
+        hand.level = 0 if hand.completion_pending else max(hand.bets, default=0)
+    hand.capped = _bool(snap, "capped") if "capped" in snap else hand.aggressions >= 4
     for key in ("opener", "last_aggressor", "seventh_opener"):
         v = _int(snap, key, optional=True)
         if v is not None and not 0 <= v < n:
