@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud
+from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud, rulebook_tournament
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -444,6 +444,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
         rulebook_mixed.SECTION_PARTS,
         tuple(rulebook_mixed.PARTS),
     ),
+    (rulebook_tournament.SECTION, rulebook_tournament.HEADING, rulebook_tournament.PARTS, ()),
 )
 
 
@@ -461,7 +462,8 @@ def markdown() -> str:
         "own texts where they speak, cardroom practice where they do not, and its defaults and",
         "**house rules** where they leave the choice to the dealer. A table announces its house",
         "rules when it opens; `/rules GAME` (`zoot`, `wheelers`, `razz`, `stud`, `holdem`,",
-        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game. Messages cite a rule as",
+        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game; §10 is how tournaments",
+        "are run. Messages cite a rule as",
         f'"{cite("4.2")}".',
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",
