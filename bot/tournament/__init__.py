@@ -63,9 +63,11 @@ JSON, like a table snapshot) together with the ledger rows of ``outcome.movement
    it started the hand with and ``taken_by`` = the chips each winner took of it (per pot
    it was in: its contribution times the winner's share), in seat order from the button's
    left; :func:`record_hand` with ``hand_started_at``. Book the bounty movements. Then the
-   busted player's buttons: **Rebuy** when :func:`why_not_rebuy` (``stack=0``) is None,
+   busted player's buttons: **Rebuy** when :func:`why_not_rebuy` (``stack=0,
+   after_bust=True``: a second click buys nothing) is None,
    **Re-enter** when :func:`why_not_re_enter` is None (a refused click answers with the
-   reason); their seat is freed. Then :func:`finish_if_over`; then balancing:
+   reason), and **I'm out** (:func:`decline`: the end need not wait for them); their seat
+   is freed. Then :func:`finish_if_over`; then balancing:
    :func:`plan` over the :class:`Table` views (``last_big_blind``, ``button``, ``in_hand``;
    ``by_position=config.kind == "stud"``): make ``moves`` in order (the player's stack
    goes with them; tell them by DM and both tables), close the ``broken`` tables, and ask

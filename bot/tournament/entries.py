@@ -24,8 +24,15 @@ from bot.tournament.state import (
 )
 
 
-def why_not_rebuy(t: Tournament, player: int, *, stack: int, now: float) -> str | None:
-    """Why ``player`` may not rebuy now with ``stack`` chips (None: they may)."""
+def why_not_rebuy(
+    t: Tournament, player: int, *, stack: int, now: float, after_bust: bool = False
+) -> str | None:
+    """Why ``player`` may not rebuy now with ``stack`` chips (None: they may).
+
+    ``after_bust``: the click is a busted player's **Rebuy**, so it buys only while the
+    entry is busted -- a second click of the same button is refused, not a second rebuy
+    (a top-up of a live stack is its own choice).
+    """
     cfg = t.config
     if cfg.rebuys == 0:
         return "This tournament has no rebuys."
@@ -37,6 +44,8 @@ def why_not_rebuy(t: Tournament, player: int, *, stack: int, now: float) -> str 
     if cfg.rebuys is not None and entry.rebuys >= cfg.rebuys:
         return f"You have made all your rebuys ({entry.rebuys} of {cfg.rebuys})."
     if entry.bust is None:
+        if after_bust:
+            return "Your rebuy is made: you are back in."
         if not rebuy_open(t, now):
             return f"Rebuys ended with level {cfg.rebuy_level}."
         if stack > cfg.starting_stack:
@@ -54,10 +63,13 @@ def why_not_rebuy(t: Tournament, player: int, *, stack: int, now: float) -> str 
     return f"Rebuys ended with level {cfg.rebuy_level}."
 
 
-def rebuy(t: Tournament, player: int, *, stack: int, now: float) -> Outcome:
+def rebuy(
+    t: Tournament, player: int, *, stack: int, now: float, after_bust: bool = False
+) -> Outcome:
     """A rebuy: ``rebuy_price`` into the pool for ``rebuy_chips``; a busted entry is back
-    in (it needs its seat, or a new one) and pays a new bounty."""
-    reason = why_not_rebuy(t, player, stack=stack, now=now)
+    in (it needs its seat, or a new one) and pays a new bounty. ``after_bust``: see
+    :func:`why_not_rebuy`."""
+    reason = why_not_rebuy(t, player, stack=stack, now=now, after_bust=after_bust)
     if reason is not None:
         raise refuse(RebuyRefused, reason)
     entry = t.latest_entry(player)

@@ -3,11 +3,13 @@
 * Places follow the **bust order**: the first entry out finishes last; the last one left
   wins.
 * **Players busted in the same hand** are placed by the chips they started that hand with,
-  more chips a better place (TDA, "Player Eliminations"); entries that started it with
+  more chips a better place (TDA: of players eliminated in one hand, the one who began
+  it with more chips finishes higher); entries that started it with
   the same chips **share** the places they cover (a tie: 3rd-4th), and their prizes are
   split (:func:`bot.tournament.payouts.pay_finishes`). During hand-for-hand play the
   director may count one round of hands as one hand (same ``order``), as TDA does.
-* **Every entry is placed** (a re-entry is a new entry, TDA "Re-Entries"; the field is the
+* **Every entry is placed** (a re-entry is a new entry, TDA "Alternates, Late Registrants
+  and Re-Entries"; the field is the
   number of entries); a player's **result** is their best-placed entry
   (:func:`best_finishes`). A rebuy is not an entry: it keeps the entry alive.
 

@@ -5,11 +5,14 @@ the hundredth once per finish, so a standing is an exact sum. ``/league setup po
 chooses the formula:
 
 ``pokerstars``
-    PokerStars Home Games' club points:
-    ``points = 10 × sqrt(n) / sqrt(k) × (1 + log10(b + 0.25))`` with *n* the entries, *k*
-    the finishing place and *b* the buy-in in the league's currency (the buy-in in league
-    chips times the chip value; with no chip value set, the buy-in in chips). Every finisher
-    scores; a winner of 10 entries at a buy-in of 10 scores 10 × 3.1623 × 2.0107 = 63.58.
+    PokerStars Home Games' club points, as PokerStars publishes the formula for its Home
+    Games club leaderboards:
+    ``points = 10 × sqrt(n) / sqrt(k) × (1 + log10(b + 0.25))`` with *n* the number of
+    entrants, *k* the finishing place and *b* the buy-in (without any fee) in the club's
+    currency -- here the buy-in in league chips times the league's chip value, or the
+    buy-in in chips when no chip value is set. Every finisher scores; a winner of 10 entries
+    at a buy-in of 10 scores 10 × 3.1623 × 2.0107 = 63.58, a free roll's multiplier is
+    1 + log10(0.25) = 0.398.
 ``fixed``
     A fixed table by place, 10 7 5 4 3 2 1 by default (configurable); other places 0.
 ``prize``

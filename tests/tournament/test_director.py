@@ -336,3 +336,72 @@ def test_a_whole_tournament_pays_the_pool_exactly_and_every_chip_is_accounted_fo
     assert sum(m.amount for m in moves if m.kind == "prize") == t.prize_pool
     assert fund_balance(moves, "prize pool") == 0 and fund_balance(moves, "bounties") == 0
     assert sum(m.delta for m in moves) == 0  # league chips only moved between players
+
+
+def test_a_second_click_of_a_busted_players_rebuy_buys_nothing() -> None:
+    t, _ = running(3, rebuys=None)
+    t = bust(t, 1, by=2, at=T0 + 100)
+    t = e.rebuy(t, 1, stack=0, now=T0 + 110, after_bust=True).tournament
+    with pytest.raises(RebuyRefused, match="you are back in") as caught:
+        e.rebuy(t, 1, stack=1500, now=T0 + 111, after_bust=True)
+    assert caught.value.message == "Your rebuy is made: you are back in. Nothing changed."
+    assert e.why_not_rebuy(t, 1, stack=1500, now=T0 + 111) is None  # a top-up stays possible
+
+
+def test_double_clicks_of_register_re_enter_and_add_on_are_refused() -> None:
+    t, _ = lobby(2)
+    with pytest.raises(Exception, match="already registered"):
+        d.register(t, 1, now=T0 - 5)
+    t, _ = running(3, re_entry=1, late_registration_levels=1, rebuys=1, add_on=True)
+    t = bust(t, 1, by=2, at=T0 + 100)
+    t = e.re_enter(t, 1, now=T0 + 110).tournament
+    with pytest.raises(ReEntryRefused, match="still in"):
+        e.re_enter(t, 1, now=T0 + 111)
+    t = e.add_on(t, 2, now=L2_END).tournament
+    with pytest.raises(AddOnRefused):
+        e.add_on(t, 2, now=L2_END + 1)
+    assert d.finish_if_over(t, now=L2_END + 2).tournament == t  # nothing over, nothing changed
+
+
+def test_rebuy_price_and_chips_set_the_rebuy() -> None:
+    t, _ = running(3, rebuys=1, rebuy_price=60, rebuy_chips=1000)
+    out = e.rebuy(t, 1, stack=0, now=T0 + 10)
+    assert out.chips == 1000 and out.movements[0].amount == 60
+    assert out.tournament.prize_pool == 360
+
+
+def test_add_on_price_sets_the_add_on() -> None:
+    t, _ = running(3, rebuys=1, rebuy_until_level=2, add_on=True, add_on_price=40)
+    out = e.add_on(t, 1, now=L2_END + 1)
+    assert out.movements[0].amount == 40 and out.chips == 1500
+
+
+def test_rebuy_decision_seconds_sets_how_long_a_busted_player_may_come_back() -> None:
+    t, _ = running(2, rebuys=1, rebuy_decision_seconds=30)
+    t = bust(t, 1, by=2, at=T0 + 100)
+    assert not d.is_over(t, now=T0 + 129) and d.is_over(t, now=T0 + 130)
+
+
+def test_payouts_option_chooses_the_table() -> None:
+    def final(method: str) -> list[int]:
+        t, _ = running(8, payouts=method)
+        for p in range(1, 8):
+            t = bust(t, p, by=8, at=T0 + 100 * p)
+        out = d.finish_if_over(t, now=T0 + 1000)
+        return [m.amount for m in out.movements if m.kind == "prize"]
+
+    assert final("standard") == [400, 240, 160]  # 8 entries: 50/30/20
+    assert final("winner-takes-all") == [800]
+    assert final("top-3") == [400, 240, 160]
+
+
+def test_starts_at_is_the_lobbys_deadline_and_seats_per_table_has_the_games_limits() -> None:
+    t, _ = lobby(2, starts_at=T0 + 3600)
+    assert d.next_deadline(t, now=T0) == T0 + 3600
+    assert config().seats == 9 and config(seats_per_table=6).seats == 6
+    with pytest.raises(ConfigError, match="seats_per_table"):
+        config(
+            game="razz",
+            structure=parse_levels("20/40/4 15m, 30/60/5 15m", "stud"),
+            seats_per_table=9,
+        )
