@@ -124,8 +124,8 @@ class Reading:
 
     ``step`` indexes :attr:`Structure.steps`; ``level`` is the level on, or during a break
     the level just played; ``next_change_at`` is when the step ends (None while paused, and
-    on the last level); ``remaining`` the clock seconds left in the step (None on the last
-    level; frozen while paused).
+    on the last level; before the start, the start); ``remaining`` the clock seconds left in
+    the step (None on the last level; frozen while paused).
     """
 
     started: bool
@@ -161,7 +161,13 @@ def read_clock(structure: Structure, *, start: int, pauses: Sequence[Pause], at:
         level=structure.level_at_step(index),
         on_break=isinstance(structure.steps[index], Break),
         paused=paused,
-        next_change_at=None if end is None or paused else wall_time(start, pauses, end),
+        next_change_at=(
+            start
+            if at < start
+            else None
+            if end is None or paused
+            else wall_time(start, pauses, end)
+        ),
         remaining=None if end is None else end - ran,
     )
 

@@ -161,7 +161,9 @@ def test_clock_times_are_exact_functions_of_start_lengths_and_pauses(
     # the clock never runs faster than the wall, and a pause stops it
     assert 0 <= ran <= max(0, at - START)
     reading = read_clock(structure, start=START, pauses=pauses, at=at)
-    if reading.next_change_at is not None:
+    if not reading.started:
+        assert reading.next_change_at == START and reading.step == 0
+    elif reading.next_change_at is not None:
         assert reading.next_change_at > at or (reading.remaining or 0) <= 0
         assert reading.next_change_at - at >= (reading.remaining or 0) - 1e-9
         nxt = read_clock(structure, start=START, pauses=pauses, at=reading.next_change_at)
