@@ -59,22 +59,13 @@ EMBED_TOTAL = 6000
 EMBED_FIELDS = 25
 
 
-def rules_embeds(game: str, rows: Any, *, at_table: bool) -> list[discord.Embed]:
-    """``/rules GAME``: the game's parts of the rule book (bot/render/rulebook.py, the text
-    docs/rules.md is generated from) and its house rules; more than one embed (one message
-    each) when the text is longer than Discord allows in one message."""
-    title = GAME_TITLES[game]
-    fields: list[tuple[str, str]] = []
-    for part in rulebook.PARTS[game]:
-        for i, piece in enumerate(_chunks(rulebook.part_text(part))):
-            fields.append((part.title if i == 0 else f"{part.title} (continued)", piece))
-    label = "House rules at this table" if at_table else "House rules (defaults)"
-    for i, piece in enumerate(_chunks(_rules_rows(rows))):
-        fields.append((label if i == 0 else f"{label} (continued)", piece))
+def _paged(title: str, description: str, fields: list[tuple[str, str]]) -> list[discord.Embed]:
+    """``fields`` in as few embeds as Discord allows, one message each (6,000 characters of
+    embeds a message, 25 fields an embed)."""
     embeds = [
         discord.Embed(
             title=f"{title}: the rules",
-            description=f"Messages cite these rules by number: `/rules {game} §N`.",
+            description=description,
             colour=discord.Colour.dark_green(),
         )
     ]
@@ -89,24 +80,42 @@ def rules_embeds(game: str, rows: Any, *, at_table: bool) -> list[discord.Embed]
     return embeds
 
 
+def _part_fields(parts: Any) -> list[tuple[str, str]]:
+    fields: list[tuple[str, str]] = []
+    for part in parts:
+        for i, piece in enumerate(_chunks(rulebook.part_text(part))):
+            fields.append((part.title if i == 0 else f"{part.title} (continued)", piece))
+    return fields
+
+
+def rules_embeds(game: str, rows: Any, *, at_table: bool) -> list[discord.Embed]:
+    """``/rules GAME``: the game's parts of the rule book (bot/render/rulebook.py, the text
+    docs/rules.md is generated from) and its house rules; more than one embed (one message
+    each) when the text is longer than Discord allows in one message."""
+    fields = _part_fields(rulebook.PARTS[game])
+    label = "House rules at this table" if at_table else "House rules (defaults)"
+    for i, piece in enumerate(_chunks(_rules_rows(rows))):
+        fields.append((label if i == 0 else f"{label} (continued)", piece))
+    cited = f"Messages cite these rules by number: `/rules {game} §N`."
+    return _paged(GAME_TITLES[game], cited, fields)
+
+
 def rules_embed(game: str, rows: Any, *, at_table: bool) -> discord.Embed:
     """The first of :func:`rules_embeds` (all of them, for the shorter games)."""
     return rules_embeds(game, rows, at_table=at_table)[0]
 
 
-def topic_embed(topic: str) -> discord.Embed:
-    """``/rules league``: a page of the rule book that is no game's (the chips, the night)."""
+def topic_embeds(topic: str) -> list[discord.Embed]:
+    """``/rules league``, ``/rules tournament``: a page of the rule book that is no game's
+    (the chips and the night; tournaments), in as many messages as it needs."""
     title, _, parts = rulebook.TOPICS[topic]
-    embed = discord.Embed(
-        title=f"{title}: the rules",
-        description=f"Messages cite these rules by number: `/rules {topic} §N`.",
-        colour=discord.Colour.dark_green(),
-    )
-    for part in parts:
-        for i, piece in enumerate(_chunks(rulebook.part_text(part))):
-            name = part.title if i == 0 else f"{part.title} (continued)"
-            embed.add_field(name=name, value=piece, inline=False)
-    return embed
+    cited = f"Messages cite these rules by number: `/rules {topic} §N`."
+    return _paged(title, cited, _part_fields(parts))
+
+
+def topic_embed(topic: str) -> discord.Embed:
+    """The first of :func:`topic_embeds` (all of ``/rules league``)."""
+    return topic_embeds(topic)[0]
 
 
 #: ``/rules compare`` choices beyond the games' own rankings: the hi-lo games rank both
@@ -246,9 +255,19 @@ class RulesCog(commands.Cog, name="Rules"):
     async def dealers_choice(self, interaction: discord.Interaction) -> None:
         await self._show(interaction, "dealers-choice")
 
+    async def _show_topic(self, interaction: discord.Interaction, topic: str) -> None:
+        first, *more = topic_embeds(topic)
+        await send(interaction, embed=first, ephemeral=True)
+        for embed in more:  # one message holds at most 6,000 characters of embeds
+            await send(interaction, embed=embed, ephemeral=True)
+
     @rules.command(name="league", description=rulebook.TOPICS["league"][1])
     async def league(self, interaction: discord.Interaction) -> None:
-        await send(interaction, embed=topic_embed("league"), ephemeral=True)
+        await self._show_topic(interaction, "league")
+
+    @rules.command(name="tournament", description=rulebook.TOPICS["tournament"][1])
+    async def tournament(self, interaction: discord.Interaction) -> None:
+        await self._show_topic(interaction, "tournament")
 
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(

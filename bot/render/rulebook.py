@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud
+from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud, rulebook_tournament
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -468,6 +468,11 @@ TOPICS: dict[str, tuple[str, str, tuple[Part, ...]]] = {
         "The league: chips, the ledger, the night and the settle-up",
         (CHIPS, NIGHT),
     ),
+    "tournament": (
+        "Tournaments",
+        "Tournaments: the clock, entries, tables, payouts and points",
+        rulebook_tournament.PARTS,
+    ),
 }
 """``/rules`` pages that are not a game's: key, title, the command's description, parts."""
 
@@ -529,6 +534,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
         rulebook_mixed.SECTION_PARTS,
         tuple(rulebook_mixed.PARTS),
     ),
+    (rulebook_tournament.SECTION, rulebook_tournament.HEADING, rulebook_tournament.PARTS, ()),
 )
 
 
@@ -546,9 +552,10 @@ def markdown() -> str:
         "own texts where they speak, cardroom practice where they do not, and its defaults and",
         "**house rules** where they leave the choice to the dealer. A table announces its house",
         "rules when it opens; `/rules GAME` (`zoot`, `wheelers`, `razz`, `stud`, `holdem`,",
-        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game in Discord, and",
-        "`/rules league` the chips and the night. Messages cite a rule by the page that shows",
-        f'it, as "{cite("4.2")}".',
+        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game in Discord,",
+        "`/rules league` the chips and the night, and `/rules tournament` how tournaments are",
+        "run (§10). Messages cite a rule by the page that shows it, as",
+        f'"{cite("4.2")}".',
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",
         "for ten and the letters `s h d c`). Suits never break a tie.",
