@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud
+from bot.render import rulebook_flop, rulebook_glossary, rulebook_mixed, rulebook_stud
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -395,6 +395,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
         rulebook_mixed.SECTION_PARTS,
         tuple(rulebook_mixed.PARTS),
     ),
+    (rulebook_glossary.SECTION, rulebook_glossary.HEADING, rulebook_glossary.PARTS, ()),
 )
 
 

@@ -245,3 +245,18 @@ def test_a_history_whose_chips_do_not_add_up_is_refused_and_counts_nothing() -> 
         read_hand(broken)
     stored = StoredHand(1, "holdem", broken, (0, 1), {0: 1, 1: 2})
     assert hand_facts(stored) == {}
+
+
+def test_every_statistic_is_defined_in_the_rule_books_glossary_and_ranks_the_leaderboard() -> None:
+    from pathlib import Path
+
+    from bot.league.ranking import BY_CHOICES
+    from cogs._ids import LB_BY
+
+    book = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    glossary = book.split("## 10. Statistics: the glossary", 1)[1]
+    for key, figure in FIGURES.items():
+        assert figure.definition in glossary, key
+        assert key in BY_CHOICES and key in LB_BY, key
+    assert "**Head to head**" in glossary and "`min_hands:`" in glossary
+    assert len(BY_CHOICES) <= 25  # Discord's limit of choices for one option
