@@ -4,9 +4,9 @@ It shares no code with :mod:`bot.league.figures` / :mod:`bot.league.hand_record`
 :mod:`bot.league.equity`: each PHH is loaded and replayed action by action by pokerkit
 (``HandHistory.loads``, its state machine says who acts, the chips each call moves, who may
 raise, the street and the pots); the figures are then counted straight from PokerTracker's
-definitions. All-in equity: every runout enumerated with pokerkit's own hand evaluators
-when there are at most :data:`EXACT` of them, otherwise a plain Monte Carlo of
-:data:`SAMPLES` runouts (our engine's evaluators, for speed) whose standard error the test
+definitions. All-in equity: every runout enumerated when there are at most :data:`EXACT`
+of them (pokerkit's own hand evaluators for a last card, ours beyond, for speed),
+otherwise a plain Monte Carlo of :data:`SAMPLES` runouts whose standard error the test
 allows for. Zoot and Wheelers: the TOML history's actions and stacks.
 """
 
@@ -41,7 +41,8 @@ from bot.engine.hands import high_score, low8_score, low_score, omaha_high_score
 from bot.engine.hands.low8 import omaha_low8_score
 
 EXACT = 1_200
-SAMPLES = 6_000
+POKERKIT_EVALUATED = 50
+SAMPLES = 2_500
 
 
 @dataclass
@@ -119,6 +120,7 @@ def poker_hand(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     street: int | None = 0
     before = 0
     previous: dict[str, Any] = {}
+    most_put = [0] * n
     for state, action in hh.state_actions:
         if action is not None and done > last_bet and allin is None and _next_street(state, action):
             allin = _runout(previous, hh.starting_stacks, folded, game, hi_lo)
@@ -162,6 +164,12 @@ def poker_hand(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
             for op in state.operations[before:]:
                 if _reaches_flop(op, state) and flop_seen is None:
                     flop_seen = [not f for f in folded]
+        # the most each player had put in (pokerkit pays the pots out after the last card,
+        # and gives an uncalled bet back: both only raise a stack)
+        for p in range(n):
+            most_put[p] = max(most_put[p], hh.starting_stacks[p] - state.stacks[p])
+        if done == len(actions):
+            break  # the rest is pokerkit's own showdown: the PHH's finishing stacks say it
         # the state before the next action
         previous = _snapshot(state)
         before = len(state.operations)
@@ -171,21 +179,18 @@ def poker_hand(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         could_raise = actor is not None and state.stacks[actor] > (
             state.checking_or_calling_amount or 0
         )
-    if state.status:
-        raise AssertionError("pokerkit did not finish the hand")
+    if done != len(actions):
+        raise AssertionError("pokerkit did not take every action")
     live = [p for p in range(n) if not folded[p]]
     showdown = len(live) >= 2
-    pushed = [0] * n
-    for op in state.operations:
-        if type(op).__name__ == "ChipsPushing":
-            for p, amount in enumerate(op.amounts):
-                pushed[p] += amount
-    put = [hh.starting_stacks[p] - state.stacks[p] + pushed[p] for p in range(n)]
+    finishing = hh.finishing_stacks
+    assert finishing is not None
     out = []
     for p in range(n):
         row = rows[p]
         walk = not row["acted0"] and flop_seen is None and live == [p]
-        won_chips = pushed[p] - max(0, put[p] - max(put[q] for q in range(n) if q != p))
+        uncalled = max(0, most_put[p] - max(most_put[q] for q in range(n) if q != p))
+        won_chips = finishing[p] - hh.starting_stacks[p] + most_put[p] - uncalled
         out.append(
             {
                 "hands": 1,
@@ -199,7 +204,7 @@ def poker_hand(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
                 "showdown_wins": int(showdown and not folded[p] and won_chips > 0),
                 "aggressive": row["agg"],
                 "calls": row["calls"],
-                "net": state.stacks[p] - hh.starting_stacks[p],
+                "net": finishing[p] - hh.starting_stacks[p],
             }
         )
     return out, allin
@@ -278,6 +283,14 @@ def _value_pokerkit(game: str, hi_lo: bool, hole: list[Any], board: list[Any]) -
         return high, None
 
 
+def _ours_of_pokerkit_cards(
+    game: str, hi_lo: bool, hole: list[Any], board: list[Any]
+) -> tuple[int, int | None]:
+    return _ours(
+        game, hi_lo, [parse_card(repr(c)) for c in hole], [parse_card(repr(c)) for c in board]
+    )
+
+
 def _ours(game: str, hi_lo: bool, hole: list[int], board: list[int]) -> tuple[int, int | None]:
     if game == "holdem":
         return high_score([*hole, *board]), None
@@ -339,15 +352,15 @@ def expected_nets(
     if count <= EXACT:
         runouts = list(_all_runouts(deck, need, len(live), stud))
         runs = len(runouts)
+        # pokerkit's own evaluators where they are quick enough (a last card), ours beyond
+        value = _value_pokerkit if runs <= POKERKIT_EVALUATED else _ours_of_pokerkit_cards
         for draw in runouts:
             values = {}
             for k, p in enumerate(live):
                 if stud:
-                    values[p] = _value_pokerkit(game, hi_lo, spot["hole"][p] + list(draw[k]), [])
+                    values[p] = value(game, hi_lo, spot["hole"][p] + list(draw[k]), [])
                 else:
-                    values[p] = _value_pokerkit(
-                        game, hi_lo, spot["hole"][p], spot["board"] + list(draw[0])
-                    )
+                    values[p] = value(game, hi_lo, spot["hole"][p], spot["board"] + list(draw[0]))
             got = _split(spot["pots"], values)
             for p in live:
                 sums[p] += got.get(p, 0.0)

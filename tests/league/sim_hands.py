@@ -16,8 +16,8 @@ from bot.tables.sim import SIM_GUILD, run_sim
 
 PLAN: tuple[tuple[str, dict[str, Any], int], ...] = (
     ("holdem", {}, 2_700),
-    ("holdem", {"betting": "fixed-limit"}, 1_500),
-    ("omaha", {}, 200),
+    ("holdem", {"betting": "fixed-limit"}, 1_580),
+    ("omaha", {}, 120),
     ("omaha", {"betting": "fixed-limit", "split": "hi-lo"}, 700),
     ("stud", {}, 1_200),
     ("stud", {"split": "hi-lo"}, 1_000),
