@@ -11,6 +11,7 @@ go and are computed again when asked for.
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -120,22 +121,25 @@ class FactsCache:
     def __init__(self, limit: int = CACHE_HANDS) -> None:
         self.limit = limit
         self._facts: OrderedDict[int, dict[int, Facts]] = OrderedDict()
+        self._computing = asyncio.Lock()
+        """Two commands asking at once: the second waits and finds the hands computed."""
 
     def __len__(self) -> int:
         return len(self._facts)
 
     async def facts(self, store: Store, hand_ids: Iterable[int]) -> dict[int, dict[int, Facts]]:
         wanted = list(dict.fromkeys(hand_ids))
-        missing = [h for h in wanted if h not in self._facts]
-        for start in range(0, len(missing), BATCH):
-            part = missing[start : start + BATCH]
-            async with store.read() as tx:
-                rows = await tx.hand_rows(part)
-            computed = await render(facts_of_hands, [stored(r) for r in rows])
-            for hand_id, facts in computed:
-                self._facts[hand_id] = facts
-            for hand_id in part:
-                self._facts.setdefault(hand_id, {})  # gone or unreadable: nothing to count
+        async with self._computing:
+            missing = [h for h in wanted if h not in self._facts]
+            for start in range(0, len(missing), BATCH):
+                part = missing[start : start + BATCH]
+                async with store.read() as tx:
+                    rows = await tx.hand_rows(part)
+                computed = await render(facts_of_hands, [stored(r) for r in rows])
+                for hand_id, facts in computed:
+                    self._facts[hand_id] = facts
+                for hand_id in part:
+                    self._facts.setdefault(hand_id, {})  # gone or unreadable: nothing to count
         out = {}
         for h in wanted:
             self._facts.move_to_end(h)
