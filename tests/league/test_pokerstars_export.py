@@ -210,3 +210,42 @@ def test_the_strict_reader_refuses_what_the_format_does_not_say() -> None:
     ):
         with pytest.raises(FormatError):
             read(bad)
+
+
+def test_export_options_season_guild_and_hero_each_change_what_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.tables.sim import run_sim
+
+    db = tmp_path / "small.db"
+    asyncio.run(
+        run_sim(
+            game="holdem", players=3, hands=12, seed=5, db=db, options={"betting": "fixed-limit"}
+        )
+    )
+
+    async def end_season() -> None:
+        async with await Store.open(db) as store, store.transaction() as tx:
+            await tx.end_season(SIM_GUILD)
+
+    asyncio.run(end_season())
+    out = tmp_path / "out"
+    base = ["export", "--db", str(db), "--format", "pokerstars", "--out", str(out)]
+    # the current season (2) has no hand yet; --season 1 has the twelve
+    assert main(base) == 0
+    assert capsys.readouterr().out.strip().startswith("league 1 season 2: 0 hands")
+    assert main([*base, "--season", "1", "--guild", str(SIM_GUILD)]) == 0
+    assert "league 1 season 1: 12 hands" in capsys.readouterr().out
+    everyone = (out / "league-1-season-1").glob("table-*.txt")
+    (table,) = list(everyone)
+    full = read_file(table.read_text(encoding="utf-8"))
+    assert all(len(h.dealt) == 3 for h in full)  # every player's hole cards
+    # --hero: only that member's cards are dealt (a tracker's hero)
+    hero_out = tmp_path / "hero"
+    hero = ["export", "--db", str(db), "--format", "pokerstars", "--out", str(hero_out)]
+    assert main([*hero, "--season", "1", "--hero", "-2"]) == 0
+    (table,) = list((hero_out / "league-1-season-1").glob("table-*.txt"))
+    mine = read_file(table.read_text(encoding="utf-8"))
+    assert [len(h.dealt) for h in mine] == [1] * 12
+    assert {who for h in mine for who, _ in h.dealt} == {"Computer 2"}
+    assert [h.actions for h in mine] == [h.actions for h in full]
