@@ -77,9 +77,8 @@ def render_stat_card(title: str, columns: Sequence[str], rows: Sequence[StatRow]
                 tx = x + col_w - 84
             else:
                 tx = x
-            shown = fit_text(text, text_face, col_w - (tx - x) - 4)
-            draw.text((tx, y + 8), shown, font=text_face, fill=TITLE)
-            del shown
+            draw.text((tx, y + 8), fit_text(text, text_face, col_w - (tx - x) - 4),
+                      font=text_face, fill=TITLE)  # fmt: skip
         y += ROW
     if not rows:
         message = "No hands played yet."
