@@ -131,9 +131,10 @@ def parse_custom_id(text: str) -> CustomId:
 # League components carry their whole state too, under their own prefixes (never a table
 # id, so they cannot be mistaken for a table's controls):
 #
-# - ``hg:lb:<season>:<game>:<by>:<page>:<p|n>``: a leaderboard page button (Prev/Next);
-#   ``page`` is the 0-based page it opens, the last part tells Prev from Next (two buttons
-#   of one message never share an id);
+# - ``hg:lb:<season>:<game>:<by>:<page>:<p|n>[:<min_hands>]``: a leaderboard page button
+#   (Prev/Next); ``page`` is the 0-based page it opens, ``p``/``n`` tells Prev from Next
+#   (two buttons of one message never share an id); ``min_hands`` when it was given (the
+#   buttons of messages older than it have none);
 # - ``hg:hh:<user_id>``: the select menu of ``/history`` listing that member's hands.
 #
 # The night's components (``hg:nb``, ``hg:np``, ``hg:ni``, ``hg:nr``: a bank request's
@@ -141,13 +142,28 @@ def parse_custom_id(text: str) -> CustomId:
 # are built and parsed in :mod:`cogs._night_items`, under the same rules.
 
 LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "stud", "holdem", "omaha")
-LB_BY: tuple[str, ...] = ("net", "balance", "hands", "pot")
+LB_BY: tuple[str, ...] = (
+    "net",
+    "balance",
+    "hands",
+    "pot",
+    "vpip",
+    "pfr",
+    "three_bet",
+    "wtsd",
+    "wsd",
+    "af",
+    "luck",
+    "laydown",
+    "challenge",
+)
 _SEASON = r"[1-9][0-9]{0,9}"
 _PAGE = r"0|[1-9][0-9]{0,5}"
+_MIN_HANDS = r"0|[1-9][0-9]{0,5}"
 
 LEADERBOARD_TEMPLATE = (
     rf"hg:lb:(?P<season>{_SEASON}):(?P<game>{'|'.join(LB_GAMES)}):"
-    rf"(?P<by>{'|'.join(LB_BY)}):(?P<page>{_PAGE}):(?P<dir>p|n)"
+    rf"(?P<by>{'|'.join(LB_BY)}):(?P<page>{_PAGE}):(?P<dir>p|n)(?::(?P<min>{_MIN_HANDS}))?"
 )
 """What a leaderboard page button's custom_id looks like (``DynamicItem`` template)."""
 HISTORY_TEMPLATE = rf"hg:hh:(?P<user_id>{_ID})"
@@ -162,19 +178,33 @@ class LeaderboardId:
     by: str
     page: int
     direction: str = "n"
+    min_hands: int | None = None
+    """None: not given (the default of ``by``, :func:`bot.league.ranking.min_hands_for`)."""
 
     def __str__(self) -> str:
-        return build_leaderboard_id(self.season, self.game, self.by, self.page, self.direction)
+        return build_leaderboard_id(
+            self.season, self.game, self.by, self.page, self.direction, self.min_hands
+        )
 
 
 def build_leaderboard_id(
-    season: int, game: str | None, by: str, page: int, direction: str = "n"
+    season: int,
+    game: str | None,
+    by: str,
+    page: int,
+    direction: str = "n",
+    min_hands: int | None = None,
 ) -> str:
     """The custom_id of a leaderboard page button; :class:`BadCustomId` if out of range."""
-    for name, value in (("season", season), ("page", page)):
+    checks = [("season", season), ("page", page)]
+    if min_hands is not None:
+        checks.append(("min_hands", min_hands))
+    for name, value in checks:
         if isinstance(value, bool) or not isinstance(value, int) or value < (name == "season"):
             raise BadCustomId(f"{name} out of range: {value!r}")
     text = f"{PREFIX}:lb:{season}:{game or 'all'}:{by}:{page}:{direction}"
+    if min_hands is not None:
+        text += f":{min_hands}"
     if len(text) > MAX_CUSTOM_ID or not re.fullmatch(LEADERBOARD_TEMPLATE, text):
         raise BadCustomId(f"not a leaderboard button: {text[:40]}")
     return text
@@ -190,6 +220,7 @@ def parse_leaderboard_id(text: str) -> LeaderboardId:
         by=match["by"],
         page=int(match["page"]),
         direction=match["dir"],
+        min_hands=None if match["min"] is None else int(match["min"]),
     )
 
 

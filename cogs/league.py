@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -22,13 +21,13 @@ from discord.ext import commands
 
 from bot.engine.errors import HomeGameError
 from bot.league.export import entry_words
-from bot.league.ranking import BY_CHOICES, PAGE_SIZE, paginate, rank
+from bot.league.exports import pokerstars_of_row
+from bot.league.glossary import FIGURES
+from bot.league.ranking import BY_CHOICES, PAGE_SIZE, min_hands_for, paginate, rank
 from bot.league.replay import redact_history, replay_text
-from bot.render.charts import render_balance_chart
 from bot.render.limits import CONTENT, fit_lines
-from bot.render.pool import render
 from bot.render.rulebook import table_commands_text
-from bot.render.text import format_chips, plural, safe_name
+from bot.render.text import format_chips, plural
 from bot.store import NotFound, Season
 from cogs._answer import arm_command, defer, send
 from cogs._ids import (
@@ -37,6 +36,7 @@ from cogs._ids import (
 )
 from cogs._items import HistorySelect, LeaderboardButton
 from cogs._shuffle import history_file
+from cogs._stats import figure_page, stats_answer
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -212,17 +212,38 @@ class LeagueCog(commands.Cog, name="League"):
     ) -> tuple[str, discord.ui.View]:
         """The text and Prev/Next buttons of one leaderboard page."""
         season = await self._season(guild_id, lid.season)
-        async with self.bot.store.read() as tx:
-            summaries = await tx.player_summaries(guild_id, season=season, game=lid.game)
-        ranked = rank(summaries, lid.by, game=lid.game)
-        page = paginate(ranked, lid.page)
         what = GAME_NAMES.get(lid.game or "", "all games")
         state = "" if season.open else " (ended)"
+        if lid.by in FIGURES:
+            body, number, count, has_prev, has_next = await figure_page(
+                self.bot,
+                guild_id,
+                season,
+                game=lid.game,
+                by=lid.by,
+                min_hands=lid.min_hands,
+                page=lid.page,
+                what=what,
+            )
+            head = (
+                f"**Leaderboard** · season {season.number}{state} · {what} · "
+                f"by {BY_CHOICES[lid.by]} · page {number + 1}/{count}"
+            )
+            return f"{head}\n{body}", self._page_buttons(
+                season.number, lid, number, count, has_prev=has_prev, has_next=has_next
+            )
+        async with self.bot.store.read() as tx:
+            summaries = await tx.player_summaries(guild_id, season=season, game=lid.game)
+        need = min_hands_for(lid.by, lid.min_hands)
+        ranked = [r for r in rank(summaries, lid.by, game=lid.game) if r.summary.hands >= need]
+        page = paginate(ranked, lid.page)
         head = (
             f"**Leaderboard** · season {season.number}{state} · {what} · "
             f"by {BY_CHOICES[lid.by]} · page {page.number + 1}/{page.count}"
         )
-        if not page.rows:
+        if not page.rows and need:
+            body = f"Nobody has played {plural(need, 'hand')} of {what} this season."
+        elif not page.rows:
             body = (
                 f"Nobody has played yet. Open a table with {table_commands_text()}."
                 if lid.game is None
@@ -239,20 +260,37 @@ class LeagueCog(commands.Cog, name="League"):
                     f"biggest pot {format_chips(s.biggest_pot)}"
                 )
             body = "\n".join(lines)
-        view = discord.ui.View(timeout=None)
-        prev = LeaderboardId(season.number, lid.game, lid.by, max(page.number - 1, 0), "p")
-        nxt = LeaderboardId(
-            season.number, lid.game, lid.by, min(page.number + 1, page.count - 1), "n"
+        view = self._page_buttons(
+            season.number,
+            lid,
+            page.number,
+            page.count,
+            has_prev=page.has_prev,
+            has_next=page.has_next,
         )
-        view.add_item(LeaderboardButton.make(prev, disabled=not page.has_prev))
-        view.add_item(LeaderboardButton.make(nxt, disabled=not page.has_next))
         return f"{head}\n{body}", view
+
+    @staticmethod
+    def _page_buttons(
+        season: int, lid: LeaderboardId, number: int, count: int, *, has_prev: bool, has_next: bool
+    ) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        prev = LeaderboardId(season, lid.game, lid.by, max(number - 1, 0), "p", lid.min_hands)
+        nxt = LeaderboardId(
+            season, lid.game, lid.by, min(number + 1, count - 1), "n", lid.min_hands
+        )
+        view.add_item(LeaderboardButton.make(prev, disabled=not has_prev))
+        view.add_item(LeaderboardButton.make(nxt, disabled=not has_next))
+        return view
 
     @app_commands.command(name="leaderboard", description="The league's players, ranked")
     @app_commands.describe(
         game="only this game's hands (default: all games)",
         season="season number (default: the current one; ended seasons stay viewable)",
-        by="rank by net result (default), balance, hands played or biggest pot",
+        by="rank by net result (default), balance, hands, biggest pot or a statistic "
+        "(VPIP, PFR, 3-bet, showdowns, aggression, all-in luck, lay-downs, challenges)",
+        min_hands="list only members with at least this many hands (default: 20 for a "
+        "statistic, none for chips)",
     )
     @app_commands.choices(game=GAME_CHOICES, by=BY_APP_CHOICES)
     @app_commands.guild_only()
@@ -262,76 +300,98 @@ class LeagueCog(commands.Cog, name="League"):
         game: str | None = None,
         season: app_commands.Range[int, 1, 1_000_000] | None = None,
         by: str = "net",
+        min_hands: app_commands.Range[int, 0, 100_000] | None = None,
     ) -> None:
         guild_id = _guild_id(interaction)
         number = season or (await self._season(guild_id, None)).number
-        build_leaderboard_id(number, game, by, 0)  # refuses what a button could not carry
-        text, view = await self.render_leaderboard(guild_id, LeaderboardId(number, game, by, 0))
+        # refuses what a button could not carry
+        build_leaderboard_id(number, game, by, 0, min_hands=min_hands)
+        lid = LeaderboardId(number, game, by, 0, min_hands=min_hands)
+        text, view = await self.render_leaderboard(guild_id, lid)
         await send(interaction, text, view=view, allowed_mentions=_NONE)
 
     async def show_leaderboard_page(
         self, interaction: discord.Interaction, lid: LeaderboardId
     ) -> None:
-        """A Prev/Next click: the clicked message shows the page its button names."""
+        """A Prev/Next click: the clicked message shows the page its button names (a
+        statistic may need its hands read first: the click is acknowledged at once)."""
+        if lid.by in FIGURES:
+            await interaction.response.defer()
+            text, view = await self.render_leaderboard(_guild_id(interaction), lid)
+            await interaction.edit_original_response(
+                content=text, view=view, allowed_mentions=_NONE
+            )
+            return
         text, view = await self.render_leaderboard(_guild_id(interaction), lid)
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=_NONE)
 
     # ------------------------------------------------------------------ /stats
 
     @app_commands.command(
-        name="stats", description="Totals per game and a chart of the balance this season"
+        name="stats",
+        description="Statistics per game (VPIP, PFR, 3-bet, showdowns...) with a picture",
     )
-    @app_commands.describe(user="whose statistics to show (default: yours)")
+    @app_commands.describe(
+        member="whose statistics to show (default: yours)",
+        versus="another member: your hands together, chips and showdowns between you",
+        game="only this game (default: every game played)",
+        season="season number (default: the current one)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def stats(
-        self, interaction: discord.Interaction, user: discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        versus: discord.User | None = None,
+        game: str | None = None,
+        season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         guild_id = _guild_id(interaction)
-        who = user or interaction.user
-        async with self.bot.store.read() as tx:
-            wallet = await tx.find_wallet(guild_id, who.id)
-            if wallet is None:
-                await send(
-                    interaction,
-                    f"{who.mention} has not played this season yet.",
-                    ephemeral=True,
-                    allowed_mentions=_NONE,
-                )
-                return
-            season = await tx.current_season(guild_id)
-            totals = await tx.game_totals(guild_id, who.id, season=season)
-            (summary,) = await tx.player_summaries(guild_id, season=season, user_id=who.id)
-            # the chart draws the balance as played: a settle-up pays money, it is no result
-            points = await tx.balance_points(wallet.id, payments=False)
-        paid = (
-            f" · settle-ups {format_chips(summary.settled, signed=True)} (paid in money)"
-            if summary.settled
-            else ""
-        )
-        lines = [
-            f"**Season {season.number} · {safe_name(who.display_name)}**",
-            f"Balance {format_chips(summary.balance)} · received "
-            f"{format_chips(summary.received)} (start, grants, rebuys){paid} · net "
-            f"{format_chips(summary.net, signed=True)}",
-        ]
-        if not totals:
-            lines.append("No hands played yet.")
-        for t in totals:
-            lines.append(
-                f"{GAME_NAMES.get(t.game, t.game)}: {plural(t.hands, 'hand')} · won {t.won} · net "
-                f"{format_chips(t.net, signed=True)} · biggest pot {format_chips(t.biggest_pot)}"
+        who = member or interaction.user
+        if versus is not None and versus.id == who.id:
+            await send(
+                interaction,
+                "Choose someone else for `versus:`: a member cannot play against themselves. "
+                "Nothing was shown.",
+                ephemeral=True,
             )
-        # the chart may wait behind table drawings in the image worker: acknowledge first
-        # (an ephemeral "thinking"), then fill it in
+            return
+        async with self.bot.store.read() as tx:
+            league = await tx.find_league(guild_id)
+        chosen = None if league is None and season is None else await self._season(guild_id, season)
+        wallet = None
+        if chosen is not None:
+            async with self.bot.store.read() as tx:
+                wallet = await tx.find_wallet(guild_id, who.id, season=chosen)
+        if wallet is None or chosen is None:
+            await send(
+                interaction,
+                f"{who.mention} has not played "
+                + (
+                    "this season yet."
+                    if chosen is None or season is None
+                    else f"in season {chosen.number}."
+                ),
+                ephemeral=True,
+                allowed_mentions=_NONE,
+            )
+            return
+        # the figures and pictures may wait for the worker: acknowledge first (an ephemeral
+        # "thinking"), then fill it in
         await defer(interaction, ephemeral=True)
-        chart = await render(
-            render_balance_chart,
-            [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
-            title=f"{safe_name(who.display_name)}: balance as played, season {season.number}",
+        text, files = await stats_answer(
+            self.bot,
+            guild_id,
+            who,
+            versus=versus,
+            game=game,
+            season=chosen,
+            game_names=GAME_NAMES,
         )
         await interaction.followup.send(
-            "\n".join(lines),
-            file=discord.File(io.BytesIO(chart), filename="balance.png"),
+            fit_lines(text.split("\n"), CONTENT),
+            files=files,
             ephemeral=True,
             allowed_mentions=_NONE,
         )
@@ -429,6 +489,7 @@ class LeagueCog(commands.Cog, name="League"):
             results = await tx.hand_results(hand_id)
             events = await tx.hand_events(hand_id)
             closed = (await tx.table(hand.table_id)).status == "closed"
+            rows = await tx.hand_rows([hand_id])
         users = {r.seat_no: r.user_id for r in results}
         viewer_seat = next((r.seat_no for r in results if r.user_id == viewer), None)
 
@@ -455,6 +516,15 @@ class LeagueCog(commands.Cog, name="League"):
                 discord.File(
                     io.BytesIO(text.encode("utf-8")),
                     filename=_history_filename(hand.game, hand_id),
+                )
+            )
+        # beside it, the same hand in PokerStars' format (for PokerTracker, Hold'em Manager):
+        # the viewer's own hole cards and what everyone saw, nobody else's down cards
+        stars = pokerstars_of_row(rows[0], viewer=viewer) if rows else None
+        if stars is not None:
+            files.append(
+                discord.File(
+                    io.BytesIO(stars.encode("utf-8")), filename=f"hand-{hand_id}-pokerstars.txt"
                 )
             )
         limit = REPLAY_LIMIT - sum(len(line) + 1 for line in shuffle)

@@ -269,6 +269,10 @@ class RulesCog(commands.Cog, name="Rules"):
     async def tournament(self, interaction: discord.Interaction) -> None:
         await self._show_topic(interaction, "tournament")
 
+    @rules.command(name="glossary", description=rulebook.TOPICS["glossary"][1])
+    async def glossary(self, interaction: discord.Interaction) -> None:
+        await self._show_topic(interaction, "glossary")
+
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(
         game="the game whose ranking to use",

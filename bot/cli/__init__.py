@@ -8,6 +8,7 @@ COMMANDS: tuple[str, ...] = (
     "compare",
     "check-config",
     "db",
+    "export",
     "replay",
     "run",
     "health",

@@ -1,27 +1,38 @@
 """Leaderboard ranking and pagination.
 
-A leaderboard ranks :class:`~bot.store.stats.PlayerSummary` rows by one figure (``by``):
-net result (balance minus chips received; with a game chosen, that game's hand results),
-balance, hands played or biggest pot won. Equal figures share a rank (1, 2, 2, 4); within
-a tie the richer player is listed first, then by user id, so the order is stable.
+A leaderboard ranks :class:`~bot.store.stats.PlayerSummary` rows by one chip figure
+(``by``): net result (balance minus chips received; with a game chosen, that game's hand
+results), balance, hands played or biggest pot won; or members' statistics
+(:class:`~bot.league.figures.Tally`) by one of :data:`~bot.league.glossary.FIGURES`, among
+those with at least ``min_hands`` hands it is measured over. Equal figures share a rank
+(1, 2, 2, 4); within a tie the richer player (for a statistic: the one with more hands) is
+listed first, then by user id, so the order is stable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from bot.engine.errors import InvalidConfig
+from bot.league.figures import Tally
+from bot.league.glossary import FIGURES
 from bot.store.stats import PlayerSummary
 
 PAGE_SIZE = 10
+DEFAULT_MIN_HANDS = 20
+"""Hands a member needs to be ranked by a statistic when ``min_hands`` is not given (the
+chip figures rank everyone)."""
 
-BY_CHOICES: dict[str, str] = {
+CHIP_CHOICES: dict[str, str] = {
     "net": "net result",
     "balance": "balance",
     "hands": "hands played",
     "pot": "biggest pot",
 }
+BY_CHOICES: dict[str, str] = {**CHIP_CHOICES, **{k: f.title for k, f in FIGURES.items()}}
+"""Every ``by:`` a leaderboard takes (Discord allows 25 choices)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +44,19 @@ class Ranked:
 
 
 @dataclass(frozen=True, slots=True)
-class Page:
-    rows: tuple[Ranked, ...]
+class RankedFigure:
+    rank: int
+    user_id: int
+    value: float
+    tally: Tally
+
+
+R = TypeVar("R", Ranked, RankedFigure)
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[R]):
+    rows: tuple[R, ...]
     number: int
     """0-based page shown (clamped into range)."""
     count: int
@@ -60,7 +82,7 @@ def figure(summary: PlayerSummary, by: str, *, game: str | None = None) -> int:
         return summary.hands
     if by == "pot":
         return summary.biggest_pot
-    raise InvalidConfig("by", f"one of {', '.join(BY_CHOICES)}, not {by!r}")
+    raise InvalidConfig("by", f"one of {', '.join(CHIP_CHOICES)}, not {by!r}")
 
 
 def rank(
@@ -80,7 +102,34 @@ def rank(
     return out
 
 
-def paginate(rows: Sequence[Ranked], page: int, size: int = PAGE_SIZE) -> Page:
+def min_hands_for(by: str, min_hands: int | None) -> int:
+    """The hands a member needs to be listed: ``min_hands`` when given, else
+    :data:`DEFAULT_MIN_HANDS` for a statistic and none for a chip figure."""
+    if min_hands is not None:
+        return min_hands
+    return DEFAULT_MIN_HANDS if by in FIGURES else 0
+
+
+def rank_figure(tallies: Mapping[int, Tally], by: str, *, min_hands: int) -> list[RankedFigure]:
+    """Members ranked by the statistic ``by`` (highest first), those with fewer than
+    ``min_hands`` hands it is measured over (at least one) or no value left out."""
+    figure = FIGURES.get(by)
+    if figure is None:
+        raise InvalidConfig("by", f"one of {', '.join(FIGURES)}, not {by!r}")
+    rows = []
+    for user_id, tally in tallies.items():
+        value = figure.value(tally)
+        if value is not None and figure.count(tally) >= max(min_hands, 1):
+            rows.append((value, -figure.count(tally), user_id, tally))
+    rows.sort(key=lambda r: (-r[0], r[1], r[2]))
+    out: list[RankedFigure] = []
+    for i, (value, _, user_id, tally) in enumerate(rows):
+        r = out[-1].rank if out and out[-1].value == value else i + 1
+        out.append(RankedFigure(rank=r, user_id=user_id, value=value, tally=tally))
+    return out
+
+
+def paginate(rows: Sequence[R], page: int, size: int = PAGE_SIZE) -> Page[R]:
     """Page ``page`` (0-based; clamped) of ``rows``, ``size`` per page."""
     if size < 1:
         raise InvalidConfig("size", f"a page holds at least one row, not {size}")

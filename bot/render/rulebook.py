@@ -19,7 +19,13 @@ from pathlib import Path
 
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
-from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud, rulebook_tournament
+from bot.render import (
+    rulebook_flop,
+    rulebook_glossary,
+    rulebook_mixed,
+    rulebook_stud,
+    rulebook_tournament,
+)
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -473,6 +479,11 @@ TOPICS: dict[str, tuple[str, str, tuple[Part, ...]]] = {
         "Tournaments: the clock, entries, tables, payouts and points",
         rulebook_tournament.PARTS,
     ),
+    "glossary": (
+        "Statistics",
+        "Statistics: what /stats and /leaderboard by: count",
+        rulebook_glossary.PARTS,
+    ),
 }
 """``/rules`` pages that are not a game's: key, title, the command's description, parts."""
 
@@ -535,6 +546,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
         tuple(rulebook_mixed.PARTS),
     ),
     (rulebook_tournament.SECTION, rulebook_tournament.HEADING, rulebook_tournament.PARTS, ()),
+    (rulebook_glossary.SECTION, rulebook_glossary.HEADING, rulebook_glossary.PARTS, ()),
 )
 
 

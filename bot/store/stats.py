@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.store.errors import NotFound, StoreError
 from bot.store.models import GAMES, Season
-from bot.store.tables import TableOps
+from bot.store.stat_hands import StatHandOps
 
 RECEIVED_KINDS: frozenset[str] = frozenset({"start", "grant", "rebuy"})
 """Chips a wallet receives from the house; a ``take`` (correction) counts negatively."""
@@ -117,7 +117,7 @@ def _check_game(game: str | None) -> None:
         raise StoreError(f"unknown game {game!r}: one of {', '.join(sorted(GAMES))}")
 
 
-class StatsOps(TableOps):
+class StatsOps(StatHandOps):
     async def season_or_current(self, guild_id: int, number: int | None = None) -> Season:
         """Season ``number`` of the league (NotFound if none), or the open one."""
         if number is None:

@@ -75,6 +75,15 @@ async def test_history_opens_a_holdem_hand_folded_cards_stay_hidden(world: World
         assert len(folded) >= 1 and all(set(shown[p]) == {"?"} for p in folded)
         # the viewer's own cards are there
         assert any(shown[p] == dealt[p] and "?" not in shown[p] for p in dealt)
+        # beside it, PokerStars' text (issue 22.7): the viewer's hole cards are dealt to
+        # them, the folded players' appear nowhere
+        (stars,) = [n for n in files if n.endswith("-pokerstars.txt")]
+        text = files[stars]
+        assert text.startswith("PokerStars Hand #") and "Hold'em No Limit (" in text
+        assert text.count("Dealt to ") == 1
+        for p in folded:
+            for i in range(0, len(dealt[p]), 2):
+                assert dealt[p][i : i + 2] not in text, (p, dealt[p])
     assert_all_acknowledged(world)
 
 
@@ -101,6 +110,8 @@ async def test_history_opens_a_stud_hi_lo_and_a_horse_hand_and_leaderboards(
         assert "Stud Hi-Lo, table #" in listed.content
         (name,) = [n for n in files if n.endswith(".phh")]
         assert "variant = 'F7S/8'" in history and "variant = 'F7S/8'" in files[name]
+        (stars,) = [n for n in files if n.endswith("-pokerstars.txt")]
+        assert "7 Card Stud Hi/Lo Limit (" in files[stars] and "*** 3rd STREET ***" in files[stars]
         reply = await (
             await fake.invoke(world.alice, world.channel, "table", subcommand="end")
         ).response()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -39,3 +40,13 @@ def unlock(world: World, name: str) -> None:
     ``/name`` to everyone (Discord's per-server override of default_permissions). The bot's
     own check at run time must then still refuse members without rights."""
     world.fake.command(name)["default_member_permissions"] = None
+
+
+@pytest.fixture(scope="session")
+def sim_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with 10,000 simulated hands (tests/league/sim_hands.py), built once."""
+    from tests.league.sim_hands import build_sim_db
+
+    db = tmp_path_factory.mktemp("sim") / "sim.db"
+    assert build_sim_db(db) == 10_000
+    return db

@@ -95,7 +95,14 @@ def test_league_custom_ids_round_trip_and_never_look_like_a_table() -> None:
     with pytest.raises(BadCustomId):
         parse_custom_id(text)
     with pytest.raises(BadCustomId):
-        build_leaderboard_id(1, None, "luck", 0)
+        build_leaderboard_id(1, None, "bogus", 0)
+    # a statistic and a minimum of hands ride along; buttons made before it have none
+    text = build_leaderboard_id(3, "holdem", "three_bet", 1, "n", min_hands=50)
+    assert text == "hg:lb:3:holdem:three_bet:1:n:50"
+    assert parse_leaderboard_id(text) == LeaderboardId(3, "holdem", "three_bet", 1, "n", 50)
+    assert parse_leaderboard_id("hg:lb:3:all:luck:0:p").min_hands is None
+    with pytest.raises(BadCustomId):
+        build_leaderboard_id(1, None, "vpip", 0, min_hands=-1)
 
 
 def test_redaction_hides_every_card_the_viewer_did_not_see() -> None:

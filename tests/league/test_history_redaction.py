@@ -38,13 +38,17 @@ def _seed_whose_draw_for_the_deal_shows_a_later_down_card_of_seat(seat: int) -> 
     raise AssertionError("no such seed")  # pragma: no cover
 
 
-async def _history_file(world: World, user, message_of: FakeMessage | None, hand_id: int) -> str:
+async def _history_files(
+    world: World, user, message_of: FakeMessage | None, hand_id: int
+) -> tuple[str, str]:
+    """The PHH's actions and the PokerStars text attached to the hand."""
     assert message_of is not None
     menu = message_of.selects()[0]
     rec = await world.fake.select(user, message_of, str(menu["custom_id"]), [str(hand_id)])
     opened = await rec.response()
-    (history,) = opened.attachments
-    return history.data.decode().split("actions = ")[1].split("\n")[0]
+    history, stars = opened.attachments
+    assert stars.filename == f"hand-{hand_id}-pokerstars.txt"
+    return history.data.decode().split("actions = ")[1].split("\n")[0], stars.data.decode()
 
 
 async def test_history_file_hides_a_down_card_that_the_draw_for_the_deal_showed(
@@ -67,9 +71,10 @@ async def test_history_file_hides_a_down_card_that_the_draw_for_the_deal_showed(
         # the case of the defect: Bob saw this card in the draw for the deal, face up
         assert drawn & alice_down, "the seed no longer reproduces the draw-for-deal case"
         listing = await (await world.fake.invoke(world.bob, world.channel, "history")).response()
-        actions = await _history_file(world, world.bob, listing.message, hand_id)
+        actions, stars = await _history_files(world, world.bob, listing.message, hand_id)
         for code in alice_down:
             assert code not in actions, (code, actions)
+            assert code not in stars, (code, stars)  # nor in the PokerStars text
         assert "????" in actions
 
 

@@ -152,8 +152,14 @@ async def test_history_replay_shows_own_cards_but_no_other_players_hidden_cards(
             assert parse_card(code).pretty in replay
         for code in alice_down:
             assert parse_card(code).pretty not in replay
-        (phh,) = opened.attachments
+        phh, stars = opened.attachments
         assert phh.filename == f"hand-{hand_id}.phh"
+        # beside it, PokerStars' text: Bob's own down cards dealt to him, none of Alice's
+        assert stars.filename == f"hand-{hand_id}-pokerstars.txt"
+        stars_text = stars.data.decode()
+        assert stars_text.startswith("PokerStars Hand #") and "Razz Limit" in stars_text
+        assert all(parse_card(c).rank_char + c[-1] in stars_text for c in bob_down)
+        assert not any(c in stars_text for c in alice_down)
         text = phh.data.decode()
         assert "variant = 'FR'" in text and "????" in text
         actions = text.split("actions = ")[1].split("\n")[0]
@@ -172,7 +178,8 @@ async def test_history_replay_shows_own_cards_but_no_other_players_hidden_cards(
 
         stats = await (await world.fake.invoke(world.bob, world.channel, "stats")).response()
         assert stats.ephemeral and "Razz: 1 hand · won 0" in stats.content
-        (chart,) = stats.attachments
+        card, chart = stats.attachments
+        assert card.filename == "stats.png" and card.data.startswith(PNG)
         assert chart.filename == "balance.png" and chart.data.startswith(PNG)
         assert chart.content_type == "image/png"
         razz = await (
