@@ -1,7 +1,7 @@
 """The ledger as CSV: one row per ledger entry, in id order.
 
-Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, what, from_name,
-to_name, actor_name``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>``
+Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, from_name, to_name,
+actor_name, what``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>``
 or ``user:<id>``, empty cells for what an entry has not got. ``kind`` is the ledger's own
 word; ``what`` says it as ``/history`` does, for the game of the entry's hand (a ``match``
 is a matched pot at Zoot and Wheelers, a call at the betting games: :func:`entry_words`).
@@ -29,10 +29,10 @@ COLUMNS: tuple[str, ...] = (
     "hand",
     "actor",
     "reason",
-    "what",
     "from_name",
     "to_name",
     "actor_name",
+    "what",
 )
 
 KIND_WORDS = {
@@ -134,10 +134,10 @@ def ledger_csv(
                 _cell(r.hand_id),
                 _cell(r.actor_id),
                 _cell(r.reason),
-                entry_words(r.kind, None if r.hand_id is None else games.get(r.hand_id)),
                 _name(r.from_name, known),
                 _name(r.to_name, known),
                 "" if r.actor_id is None else _text_cell(known.get(r.actor_id, "")),
+                entry_words(r.kind, None if r.hand_id is None else games.get(r.hand_id)),
             ]
         )
     return buf.getvalue().encode("utf-8")

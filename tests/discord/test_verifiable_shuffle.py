@@ -83,7 +83,13 @@ async def open_hand(
         await fake.select(user, reply.message, str(menu["custom_id"]), [str(hand_id)])
     ).response()
     assert opened.ephemeral and opened.message is not None, opened.content
-    files = {a.filename: a.data.decode("utf-8") for a in opened.message.attachments}
+    # the hand history (PHH, or the guts games' TOML); the PokerStars text beside it is an
+    # export of the same hand
+    files = {
+        a.filename: a.data.decode("utf-8")
+        for a in opened.message.attachments
+        if not a.filename.endswith("-pokerstars.txt")
+    }
     return opened.message.embeds[0], files
 
 

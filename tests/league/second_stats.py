@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -92,10 +92,23 @@ def _kind_of(op: Any) -> str | None:
     return None
 
 
+class _Uncapped(HandHistory):
+    """pokerkit's game with no cap on a round's raises: Robert's Rules let the raising go
+    on heads-up (rules 6.6, 8.6), where pokerkit stops at four. This implementation replays
+    the hands the engines played (they check the cap), it does not judge them."""
+
+    def create_game(self) -> Any:
+        game = super().create_game()
+        game.streets = tuple(
+            replace(s, max_completion_betting_or_raising_count=None) for s in game.streets
+        )
+        return game
+
+
 def poker_hand(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Each player's counts of one PHH hand (PHH order), and the all-in situation (pots,
     cards, stacks) if the betting ended with cards to come."""
-    hh = HandHistory.loads(text)
+    hh = _Uncapped.loads(text)
     game, hi_lo = _game(hh.variant)
     stud = game in ("stud", "razz")
     n = len(hh.starting_stacks)

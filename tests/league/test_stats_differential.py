@@ -102,6 +102,7 @@ async def test_statistics_agree_with_a_second_implementation_over_10000_simulate
     # the figures were not trivially zero: every kind of event happened
     total = {k: sum(getattr(stats.tally(u), k) for u in stats.members()) for k in COUNTS}
     assert all(total[k] > 0 for k in COUNTS), total
-    assert sum(stats.tally(u).all_in_hands for u in stats.members()) > 50
+    # (computers go all in rarely since issue 18 item 9: the seeded run has 50 such hands)
+    assert sum(stats.tally(u).all_in_hands for u in stats.members()) >= 40
     assert sum(stats.tally(u).challenges for u in stats.members()) > 100
     assert compared == len(second) >= 5 * len(games)
