@@ -116,9 +116,7 @@ def test_item14_systemd_unit_scores_at_most_4_5_in_systemd_analyze_security() ->
     assert "✗ UMask=" not in done.stdout
 
 
-def test_item14_systemd_unit_makes_the_database_and_backups_private_to_the_service_user() -> (
-    None
-):
+def test_item14_systemd_unit_makes_the_database_and_backups_private_to_the_service_user() -> None:
     settings = unit_settings()
     # every file the bot creates (database, -wal, -shm, backups) is rw------- for its user
     assert settings["UMask"] == ["0077"]
