@@ -64,10 +64,10 @@ def test_sim_killed_with_sigkill_then_resumed_creates_and_loses_no_chip(tmp_path
         game = rng.choice(("zoot", "wheelers", "razz"))
         tables_before = _query(db, "SELECT COUNT(*) FROM tables")
         kill_at = rng.randint(FIRST_HAND, LAST_KILL)
+        players = str(rng.randint(2, 5))
+        sim = ["sim", game, "--players", players, "--hands", "100000", "--seed", str(i)]
         killed = subprocess.run(
-            [sys.executable, "-m", "tests.tables.crash_at", str(kill_at)]
-            + ["sim", game, "--players", str(rng.randint(2, 5)), "--hands", "100000"]
-            + ["--seed", str(i), "--db", str(db)],
+            [sys.executable, "-m", "tests.tables.crash_at", str(kill_at), *sim, "--db", str(db)],
             cwd=REPO,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
