@@ -94,13 +94,16 @@ def cog(bot: HomeGameBot) -> TablesCog:
 
 
 async def eventually(check: Callable[[], Any], *, timeout: float = HANG, what: str = "") -> Any:
-    """Poll ``check`` until it returns something truthy (the bot works asynchronously);
-    ``timeout`` is a hang guard (:data:`HANG`), not a deadline the bot must meet."""
+    """Poll ``check`` (sync or async) until it returns something truthy (the bot works
+    asynchronously); ``timeout`` is a hang guard (:data:`HANG`), not a deadline the bot
+    must meet."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
         try:
             value = check()
+            if asyncio.iscoroutine(value):
+                value = await value
         except (AssertionError, LookupError, ValueError):
             value = None
         if value:
