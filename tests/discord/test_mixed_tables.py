@@ -55,9 +55,11 @@ class Clock:
         self.fake.advance(seconds)
 
 
-def clocked(world: World, clock: Clock):  # type: ignore[no-untyped-def]
+def clocked(world: World, clock: Clock, *, seed: int = 7):  # type: ignore[no-untyped-def]
     """The bot on ``clock`` (its deadlines and its timers)."""
-    return table_bot(world, clock=clock.now, sleep=clock.sleep, autostart_delay=AUTOSTART)
+    return table_bot(
+        world, seed=seed, clock=clock.now, sleep=clock.sleep, autostart_delay=AUTOSTART
+    )
 
 
 AUTOSTART = 0.2
