@@ -149,6 +149,9 @@ async def test_razz_table_message_and_hand_dms_are_renewed_before_their_hour(
             what="the old table message retired",
         )
         assert "This table moved" in renewed.content and not renewed.embeds
+        # the click's answer retired the old message; the new one is posted (and its id
+        # stored) by the update queue after that answer: wait for it, do not race it
+        await cog(bot).updates.idle()
         current = await table_message(world, bot, tid)
         assert current.id != first.id and current.buttons() and current.born >= moved_at
         await play_out(world, bot, tid)
