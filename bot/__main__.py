@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,13 +53,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser("homegame" if script == "homegame" else "python -m bot")
     if not args_list and "run" in COMMANDS:
         args_list = ["run"]  # the bot is the default sub-command
-    args = parser.parse_args(args_list)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 2
-    status: int = handler(args)
+    try:
+        args = parser.parse_args(args_list)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            return 2
+        status: int = handler(args)
+        sys.stdout.flush()  # here, not at the interpreter's exit, where it cannot be caught
+    except BrokenPipeError:
+        # `python -m bot sim ... | head`: the reader went away; not an error to show
+        reader_gone()
+        return 1
     return status
+
+
+def reader_gone() -> None:
+    """Stdout's reader has closed the pipe: send what is still buffered (and anything written
+    later) to the null device, so the interpreter's last flush does not fail with an
+    "Exception ignored ... BrokenPipeError" of its own."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

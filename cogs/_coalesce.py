@@ -50,7 +50,19 @@ class Coalescer:
     that long first; changes of its message meanwhile make one edit with it, and nothing
     (a click's answer, a job ``after`` it) waits for it."""
 
-    def __init__(self, limit: int = BACKGROUND_EDITS) -> None:
+    def __init__(
+        self,
+        limit: int = BACKGROUND_EDITS,
+        *,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
+        self._clock = clock
+        """What the delays are counted on (None: the event loop's clock)."""
+        self._sleep = sleep
+        """What a delay or a wait with a time limit sleeps with (None: the event loop's
+        timers). Tests give both from a clock they move: a delay then ends when the test
+        says, not after real time a loaded machine stretches."""
         self._pending: dict[str, tuple[Callable[[], Awaitable[None]], Sequence[str], float]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
         self._sleeping: dict[str, asyncio.Event] = {}
@@ -121,17 +133,33 @@ class Coalescer:
             self._start(key)
         running = [self._running[k] for k in urgent if k in self._running]
         if running:
-            await asyncio.wait(running, timeout=timeout)
+            await self._within(running, timeout)
 
     async def wait_for(self, keys: Sequence[str], timeout: float) -> None:
         """Wait until the updates of ``keys`` running now are done, or ``timeout`` (not for
         a delayed job: it is a change that need not go first)."""
         running = [self._running[k] for k in keys if k in self._running and not self.delayed(k)]
         if running:
-            await asyncio.wait(running, timeout=timeout)
+            await self._within(running, timeout)
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time() if self._clock is None else self._clock()
+
+    async def _within(self, waits: Sequence[asyncio.Future[Any]], seconds: float) -> None:
+        """Wait until every one of ``waits`` is done, or ``seconds`` passed (on this
+        coalescer's clock); never cancels them."""
+        if self._sleep is None:
+            await asyncio.wait(waits, timeout=max(0.0, seconds))
+            return
+        timer = asyncio.ensure_future(self._sleep(max(0.0, seconds)))
+        done = asyncio.ensure_future(asyncio.wait(waits))
+        try:
+            await asyncio.wait({timer, done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            done.cancel()
 
     async def _drain(self, key: str) -> None:
-        loop = asyncio.get_running_loop()
         # a stream of changes with the same delay waits at most that delay from the first;
         # a change allowed to wait longer (a hand's end waits for the next deal) extends it
         until: float | None = None
@@ -141,12 +169,13 @@ class Coalescer:
                 job, after, delay = item
                 if delay > 0 and not self._flushing:
                     if until is None or delay > longest:
-                        until, longest = loop.time() + delay, delay
+                        until, longest = self._now() + delay, delay
                     woken = self._sleeping[key] = asyncio.Event()
+                    waiter = asyncio.ensure_future(woken.wait())
                     try:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(woken.wait(), max(0.0, until - loop.time()))
+                        await self._within([waiter], until - self._now())
                     finally:
+                        waiter.cancel()
                         self._sleeping.pop(key, None)
                     if key in self._pending:
                         continue  # replaced while waiting: the newest job renders it all

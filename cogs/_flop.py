@@ -13,16 +13,17 @@ the modal carry the table's version: after any change they are stale and refused
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.errors import HomeGameError
 from bot.engine.flop import BetOutOfRange
 from bot.render.text import format_chips
 from bot.tables.errors import StaleAction
+from cogs._amounts import UnreadableAmount, parse_chips
 from cogs._answer import send
 from cogs._errors import handle_error, refuse, reply
 from cogs._ids import BadCustomId, CustomId, parse_custom_id
@@ -81,14 +82,12 @@ def range_text(kind: str, low: int, high: int) -> str:
 
 
 def parse_amount(text: str) -> int | None:
-    """A typed amount: digits, with thousands separators or spaces allowed ("1,250").
-
-    >>> parse_amount(" 1,250 "), parse_amount("12k"), parse_amount("0"), parse_amount("²")
-    (1250, None, 0, None)
-    """
-    cleaned = re.sub(r"[\s,._']", "", text)
-    # isdecimal, not isdigit: "²" is a digit that int() refuses (it raised in the modal)
-    return int(cleaned) if cleaned.isdecimal() and len(cleaned) <= 12 else None
+    """An amount button's argument, or None if it is damaged (cogs/_amounts.py reads it, as
+    every typed amount)."""
+    try:
+        return parse_chips(text)
+    except UnreadableAmount:
+        return None
 
 
 def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
@@ -318,16 +317,31 @@ class FlopTables:
     async def _typed_amount(
         self, interaction: discord.Interaction, cid: CustomId, text: str
     ) -> None:
-        amount = parse_amount(text)
-        if amount is None:
-            await reply(
-                interaction,
-                f"{text.strip()[:20]!r} is not a number of chips: type digits, e.g. 40."
-                " Nothing changed.",
-            )
+        try:
+            amount = parse_chips(text)
+        except UnreadableAmount as exc:
+            # "2.5" is not 25 (issue 19, item 18): refused with the legal range, as an
+            # amount out of range is; nothing is done, the turn's timer runs on
+            legal = await self._legal_range(interaction.user.id, cid)
+            before = f"{legal}: " if legal else ""
+            await reply(interaction, f"{before}{exc.message}. Nothing changed.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._act_amount(interaction, cid, amount)
+
+    async def _legal_range(self, user_id: int, cid: CustomId) -> str | None:
+        """``Raise to between 20 and 1,250`` for the user's turn the modal was opened for;
+        None when that turn is over (the state moved on, or the user is not seated)."""
+        try:
+            pv = await self.service.private_view(cid.table_id, user_id)
+        except HomeGameError:
+            return None
+        if pv.version != cid.version:
+            return None
+        option = next((o for o in pv.options if o.kind == cid.action and o.allowed), None)
+        if option is None or option.to is None:
+            return None
+        return range_text(cid.action, option.to, option.most or option.to)
 
     async def _act_amount(
         self, interaction: discord.Interaction, cid: CustomId, amount: int

@@ -442,7 +442,10 @@ class TablePublisher:
             await self._close_dm(table_id, user_id)
             return
         except NotSeated:
-            return  # left the table before this (held-back) edit ran: the DM stays as shown
+            # they left (or were removed) as the hand ended: their DM keeps the hand it
+            # showed, without its controls
+            await self._close_dm(table_id, user_id, left=True)
+            return
         where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is not None:
             channel_id, message_id = where
@@ -488,9 +491,9 @@ class TablePublisher:
                 return
         await self._send_dm(table_id, user_id, pv)
 
-    async def _close_dm(self, table_id: int, user_id: int) -> None:
-        """The table closed: the hand DM keeps its last cards but loses its controls, its
-        action list and its countdown."""
+    async def _close_dm(self, table_id: int, user_id: int, *, left: bool = False) -> None:
+        """The table closed (or, ``left``, the player left it): the hand DM keeps its last
+        cards but loses its controls, its action list and its countdown."""
         where = (await self._messages(table_id)).get(f"dm:{user_id}")
         if where is None:
             return
@@ -499,7 +502,11 @@ class TablePublisher:
         last = self._last_hand.pop(message_id, None)
         extra: dict[str, Any] = {}
         content = f"Table #{table_id} is closed."
-        if last is not None and hand_over(last):
+        if left:
+            content = f"You left table #{table_id}."
+            if last is not None:
+                extra["embed"] = private_embed(last, closed=True)  # what it last showed
+        elif last is not None and hand_over(last):
             extra["embed"] = private_embed(last, closed=True)  # the last game's result
         elif last is not None:
             # the game being played was voided by the close: its cards are no hand any

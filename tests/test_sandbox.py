@@ -27,7 +27,7 @@ def sandbox(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env=environ,
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=600,  # a hang guard (the sandbox gives up by itself first: --timeout)
     )
 
 
@@ -41,7 +41,7 @@ def test_sandbox_plays_a_game_to_a_showdown_and_exits_0(game: str, tmp_path: Pat
     seed = str(SHOWDOWN_SEED[game])
     done = sandbox(
         "--game", game, "--players", "3", "--hands", "1", "--seed", seed,
-        "--showdown-png", str(png), "--timeout", "60",
+        "--showdown-png", str(png), "--timeout", "300",
         cwd=tmp_path,
     )  # fmt: skip
     out = done.stdout

@@ -79,8 +79,7 @@ async def serve(settings: Settings) -> int:
         store = await Store.open(db_path, backup_dir=settings.backup.dir)
     except (HomeGameError, OSError) as exc:
         why = exc.message if isinstance(exc, HomeGameError) else f"{db_path}: {exc.strerror}"
-        log.error("cannot open the database: %s", why)
-        print(f"homegame: {why}", file=sys.stderr)
+        print(f"homegame: {why}", file=sys.stderr)  # one line, not a log line besides
         return 2
     # one line naming the file and what it holds: a wrong database shows at once
     log.info("%s", (await store.summary()).line())
@@ -163,8 +162,9 @@ def check_paths(settings: Settings) -> None:
 
 def _report_stop(exc: BaseException | None, settings: Settings) -> int:
     """One clear line for the failures an operator can fix (a refused token, an unreachable
-    API, missing intents); a traceback in the log only for the unexpected. Returns the exit
-    status: 2 for a configuration problem, 1 otherwise."""
+    API, missing intents); for the unexpected, one log line with its traceback. Never both
+    (the log handler writes to stderr too: the same words twice). Returns the exit status:
+    2 for a configuration problem, 1 otherwise."""
     import aiohttp
     import discord
 
@@ -177,8 +177,6 @@ def _report_stop(exc: BaseException | None, settings: Settings) -> int:
         status = 1
     else:
         log.error("the bot stopped: %s", exc, exc_info=exc)
-        print(f"homegame: the bot stopped: {exc}", file=sys.stderr)
         return 1
-    log.error("%s", line)
     print(f"homegame: {line}", file=sys.stderr)
     return status

@@ -105,5 +105,12 @@ def _sim(args: argparse.Namespace) -> int:
         except HomeGameError as exc:
             print(f"error: {exc.message}", file=sys.stderr)
             return 2
-    print(report.format())
-    return 0 if report.audit is not None and report.audit.ok else 1
+    status = 0 if report.audit is not None and report.audit.ok else 1
+    try:
+        print(report.format(), flush=True)
+    except BrokenPipeError:
+        # `sim ... | head`: the reader has what it wanted; the run's status stands
+        from bot.__main__ import reader_gone
+
+        reader_gone()
+    return status

@@ -477,7 +477,7 @@ async def _session(
 ) -> int:
     fake, host = world.fake, world.users[0]
     opened = await fake.invoke(host, world.channel, game, options)
-    reply = await opened.response(timeout=10)
+    reply = await opened.response(timeout=timeout)
     await settle()
     table_msg = reply.message
     if table_msg is None:
@@ -491,7 +491,7 @@ async def _session(
         raise SandboxError("the host could not start the game")
     await _play(world, table_msg, hands, seed, timeout)
     closing = await fake.invoke(host, world.channel, "table", subcommand="end")
-    closed = await closing.response(timeout=10)
+    closed = await closing.response(timeout=timeout)
     await settle()
     if closed.ephemeral:
         raise SandboxError(f"/table end refused: {closed.content}")

@@ -130,18 +130,23 @@ class WalCheckpointer:
     def _main(self) -> None:
         try:
             while not self._stopping.wait(self.interval):
-                try:
-                    self._round()
-                except Exception:
-                    self.failures += 1
-                    if self.failures == 1 or self.failures % 1000 == 0:
-                        log.exception(
-                            "WAL checkpoint of %s failed (%d so far); writes go on",
-                            self.path,
-                            self.failures,
-                        )
+                self._look()
         finally:
             self._close()
+
+    def _look(self) -> None:
+        """One look of the thread: a checkpoint if the database changed; a failure is
+        counted and logged (the first, then every thousandth), never raised."""
+        try:
+            self._round()
+        except Exception:
+            self.failures += 1
+            if self.failures == 1 or self.failures % 1000 == 0:
+                log.exception(
+                    "WAL checkpoint of %s failed (%d so far); writes go on",
+                    self.path,
+                    self.failures,
+                )
 
     def _round(self) -> None:
         conn = self._conn

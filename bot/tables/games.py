@@ -292,6 +292,11 @@ class GameFamily(ABC):
         dealer's choice), or None for its usual pause."""
         return None
 
+    def awaited_choice(self) -> tuple[int, float] | None:
+        """The decision the table waits for before the next hand, if any: (the seat that
+        makes it, its window in seconds): a dealer's pick. None: the usual pause."""
+        return None
+
     def mixed(self) -> Any:
         """What a mixed table shows of its games (:class:`bot.tables.mixed.MixedInfo`)."""
         return None

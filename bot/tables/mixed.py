@@ -319,6 +319,12 @@ class MixedFamily(GameFamily):
         self.pick = {"seat": chooser, "index": None}
         return float(self.choice_seconds)
 
+    def awaited_choice(self) -> tuple[int, float] | None:
+        pick = self.pick
+        if self.mode != "choice" or pick is None or pick.get("index") is not None:
+            return None
+        return int(pick["seat"]), float(self.choice_seconds)
+
     def choose(self, seat: int, key: str, name: NameOf) -> Event:
         """The next dealer picks the game of their deal (a typed refusal otherwise)."""
         pick = self.pick

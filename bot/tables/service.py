@@ -431,6 +431,8 @@ class TableService(
             if fam.paused:
                 live.status = "paused"
                 live.deadline = None
+            elif live.status == "paused":
+                live.deadline = None  # /table pause: no countdown until it is resumed
             elif step.new_turn or live.deadline is None:
                 live.deadline = self._deadline_in(live, fam.decision_seconds)
 
@@ -485,6 +487,12 @@ class TableService(
             live.status = "paused"
             live.pending = None
             step.announcements.append(f"Table paused: {end.pause_reason}")
+            return
+        if live.status == "paused":
+            # /table pause, then a Leave or a kick ended the hand (issue 19, item 19): the
+            # next hand waits for /table resume, as everything at a paused table does
+            live.pending = None
+            step.announcements.append("The table is paused: the next hand waits for a resume")
             return
         await self._schedule_next(live, tx, step, predict=True)
 

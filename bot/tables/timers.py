@@ -165,16 +165,14 @@ class TableTimers:
     def _missed_while_down(self, live: LiveTable) -> bool:
         """Whether the table's action deadline passed before this process could act on it
         (called at start-up: the bot was down when it fell). The deadline between two
-        hands is no decision window: the next hand is simply dealt."""
+        hands is no decision window (the next hand is simply dealt), unless the table
+        waits for a decision there: a dealer's pick (issue 19, item 21)."""
         fam = live.family
-        return (
-            live.deadline is not None
-            and live.status == "running"
-            and live.pending != "next_hand"
-            and fam.hand_running
-            and not fam.paused
-            and self.clock() >= live.deadline
-        )
+        if live.deadline is None or live.status != "running" or self.clock() < live.deadline:
+            return False
+        if live.pending == "next_hand" and not fam.hand_running:
+            return fam.awaited_choice() is not None
+        return live.pending != "next_hand" and fam.hand_running and not fam.paused
 
     async def _reopen_missed(self, live: LiveTable) -> None:
         """Give the players of a window that ran out while the bot was down the window
@@ -182,6 +180,19 @@ class TableTimers:
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             fam = live.family
+            choice = None if fam.hand_running else fam.awaited_choice()
+            if choice is not None:
+                # a dealer's pick: the same window again, not the default game dealt
+                seat, window = choice
+                live.deadline = self._deadline_in(live, window)
+                if seat in live.seats:
+                    step.touched.add(live.user(seat))
+                    step.announcements.append(
+                        f"The bot was offline when the time to pick ran out: "
+                        f"{live.name(seat)} gets a fresh {window:g}-second window to pick "
+                        "the next game"
+                    )
+                return
             seconds = fam.decision_seconds
             live.deadline = self._deadline_in(live, seconds)
             seats = sorted(s for s in fam.to_act() if s in live.seats)

@@ -114,7 +114,7 @@ class GatewayServer:
         """Forget every session: the next RESUME is answered with INVALID_SESSION."""
         self._sessions.clear()
 
-    async def wait_gateway_ready(self, timeout: float = 10.0) -> None:
+    async def wait_gateway_ready(self, timeout: float = 60.0) -> None:
         """Wait until every shard has a live, identified or resumed gateway connection."""
 
         def ready() -> bool:

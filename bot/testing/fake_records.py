@@ -70,6 +70,12 @@ class RequestRecord:
 
 REQUEST_RECORD = web.RequestKey("record", RequestRecord)
 
+WAIT = 60.0
+"""Seconds a test waits for the bot's answer before calling it lost: a guard against a
+test that would hang, not a deadline the bot must meet (Discord's own windows, 3 s for
+the first callback and 15 minutes for the token, the fake enforces by itself). A loaded
+machine answers later, never wrongly."""
+
 
 @dataclass
 class Fault:
@@ -156,7 +162,7 @@ class InteractionRecord:
     def acknowledged(self) -> bool:
         return self.acked_at is not None
 
-    async def acknowledgement(self, timeout: float = 5.0) -> float:
+    async def acknowledgement(self, timeout: float = WAIT) -> float:
         """Wait for the bot's first callback (whatever it is); the latency."""
         try:
             await asyncio.wait_for(self._acked.wait(), timeout)
@@ -168,7 +174,7 @@ class InteractionRecord:
         assert self.latency is not None
         return self.latency
 
-    async def response(self, timeout: float = 5.0) -> InteractionReply:
+    async def response(self, timeout: float = WAIT) -> InteractionReply:
         """Wait for the bot's answer, as the user sees it. A deferred reply (callback 5)
         counts once the bot has filled it in; a deferred update (6) once the bot has
         edited the clicked message through the interaction, or sent a follow-up (what the
@@ -183,7 +189,7 @@ class InteractionRecord:
             ) from None
         return self.snapshot()
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> FakeMessage:
+    async def followup(self, index: int = 0, timeout: float = WAIT) -> FakeMessage:
         """Wait until the bot has sent follow-up number ``index`` and return it."""
         deadline = asyncio.get_running_loop().time() + timeout
         while len(self.followups) <= index:

@@ -41,7 +41,7 @@ async def running_client(
     fake: FakeDiscord,
     client: ClientT,
     *,
-    timeout: float = 10.0,
+    timeout: float = 60.0,
     fast_ready: bool = True,
     fast_identify: bool = True,
 ) -> AsyncIterator[ClientT]:

@@ -15,6 +15,12 @@ the owner held it face down and the hand was not over. Two things are legitimate
   message's "Recent" lines) after the deck is shuffled again and dealt to someone else;
 - after a guts exchange a discarded card may reappear in another player's hand: a card the
   viewer themselves held in the same hand is theirs to have seen.
+
+Each table has its own deck: a message is read against its own table only (issue 19, item
+16: with two tables at once, a card on one table's board was matched against a card held
+face down at the other). A message's table is the one its buttons (``hg:<table>:...``) or
+its title (``table #N``) name, else the table of the channel it is in; a message that
+names none and is in no table's channel (a DM note) is read against every table.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from bot.engine.cards import CARDS, Card, parse_card
 from bot.tables.errors import NotSeated, TableClosed
 from bot.tables.stud import STUD_GAMES
 from bot.tables.views import Published
-from bot.testing import FakeDiscord, FakeUser
+from bot.testing import FakeDiscord, FakeMessage, FakeUser
 from bot.testing.fake_model import MessageVersion, walk_components
 
 OVER_KINDS = frozenset({"hand_over", "game_over"})
@@ -58,6 +64,8 @@ class PrivacyRecorder(PublishRelay):
     """(table, hand number, user) -> every card the user held face down in that hand."""
     revealed: dict[tuple[int, int], set[Card]] = field(default_factory=dict)
     """(table, hand number) -> the cards shown at that hand's showdown."""
+    channels: dict[int, set[int]] = field(default_factory=dict)
+    """channel id -> the tables that were played there."""
     _over: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -70,6 +78,7 @@ class PrivacyRecorder(PublishRelay):
     async def record(self, published: Published) -> None:
         view = published.view
         tid, number = view.table_id, view.hand_number
+        self.channels.setdefault(view.channel_id, set()).add(tid)
         for event in published.events:
             shown = _shown_cards(event.kind, event.data)
             if shown:
@@ -132,6 +141,32 @@ def cards_in(text: str, cards: Iterable[Card]) -> list[Card]:
     return [c for c in cards if _PATTERNS[c].search(text)]
 
 
+_CUSTOM_ID_TABLE = re.compile(r"^hg:(\d+):")
+_TITLE_TABLE = re.compile(r"\btable #(\d+)\b", re.IGNORECASE)
+
+
+def tables_of(
+    message: FakeMessage, version: MessageVersion, recorder: PrivacyRecorder
+) -> set[int] | None:
+    """The table(s) whose cards this version of ``message`` could give away (see the module
+    docstring); None: it names no table and is in no table's channel (read against all)."""
+    named: set[int] = set()
+    for component in walk_components(version.components):
+        found = _CUSTOM_ID_TABLE.match(str(component.get("custom_id") or ""))
+        if found:
+            named.add(int(found[1]))
+    for embed in version.embeds:
+        for text in (embed.get("title"), (embed.get("author") or {}).get("name")):
+            named.update(int(n) for n in _TITLE_TABLE.findall(str(text or "")))
+    if named:
+        return named
+    played = recorder.channels.get(message.channel.id)
+    if played:
+        return set(played)
+    named.update(int(n) for n in _TITLE_TABLE.findall(version.content))
+    return named or None
+
+
 @dataclass(frozen=True)
 class Leak:
     viewer: str
@@ -165,7 +200,10 @@ def privacy_leaks(
             for version in message.versions:
                 text = version_text(version)
                 checked += 1
+                own = tables_of(message, version, recorder)
                 for tid, states in by_table.items():
+                    if own is not None and tid not in own:
+                        continue  # another table's deck: its cards are not this one's
                     i = bisect.bisect_right(times[tid], version.at) - 1
                     if i < 0 or states[i].over:
                         continue

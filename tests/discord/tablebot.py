@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot.app import HomeGameBot, PublishRelay
@@ -21,6 +21,12 @@ from tests.discord.conftest import World
 ACK_LIMIT = 3.0
 """Discord drops an interaction not acknowledged within 3 seconds."""
 
+HANG = 60.0
+"""Seconds after which a wait for the bot is taken to hang: a guard against a test that
+would never end, never a measure of speed (a passing wait returns as soon as its condition
+holds, however busy the machine). Timers a test waits for run on a clock it moves
+(``table_bot(clock=..., sleep=...)``, tests/tables/conftest.py's VirtualClock)."""
+
 
 @contextlib.asynccontextmanager
 async def table_bot(
@@ -32,11 +38,14 @@ async def table_bot(
     relay: PublishRelay | None = None,
     computer_delay: float = 0.01,
     rng_factory: Callable[[], random.Random] | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> AsyncIterator[HomeGameBot]:
     """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
     close the bot, stop the service and close the store, as ``python -m bot run`` does.
     ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder;
-    ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default.
+    ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default;
+    ``sleep``: what the service's timers sleep with (with ``clock``: a VirtualClock the
+    test moves, so a decision window runs out when the test says, not after real seconds).
     On a clean exit, every interaction answered so far was acknowledged within 3 s."""
     store = await Store.open(world.db_path)
     seeds = random.Random(seed)
@@ -48,6 +57,7 @@ async def table_bot(
         subscriber=relay,
         autostart_delay=autostart_delay,
         computer_delay=computer_delay,
+        sleep=sleep,
     )
     if hasattr(relay, "service"):
         relay.service = service
@@ -83,13 +93,17 @@ def cog(bot: HomeGameBot) -> TablesCog:
     return found  # type: ignore[no-any-return]
 
 
-async def eventually(check: Callable[[], Any], *, timeout: float = 8.0, what: str = "") -> Any:
-    """Poll ``check`` until it returns something truthy (the bot works asynchronously)."""
+async def eventually(check: Callable[[], Any], *, timeout: float = HANG, what: str = "") -> Any:
+    """Poll ``check`` (sync or async) until it returns something truthy (the bot works
+    asynchronously); ``timeout`` is a hang guard (:data:`HANG`), not a deadline the bot
+    must meet."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
         try:
             value = check()
+            if asyncio.iscoroutine(value):
+                value = await value
         except (AssertionError, LookupError, ValueError):
             value = None
         if value:

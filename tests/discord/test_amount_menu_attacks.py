@@ -7,6 +7,7 @@ and the turn's timer still fires afterwards."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -22,6 +23,7 @@ from tests.discord.test_flop_games import (
     wallets_match_the_table,
 )
 from tests.discord.test_razz_table import enabled, short_stack
+from tests.tables.conftest import VirtualClock
 
 
 def seat_put(view: TableView, user_id: int) -> int:
@@ -45,7 +47,8 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
     fake = world.fake
     players = [world.alice, world.bob, world.carol]
     by_id = {u.id: u for u in players}
-    async with table_bot(world, autostart_delay=30) as bot:
+    clock = VirtualClock(time.time())  # the 10-second window runs out when the test says
+    async with table_bot(world, autostart_delay=30, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         table = await open_table(world, "holdem", {"decision_seconds": 10}, players)
@@ -109,9 +112,9 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
         # after all these refusals the turn's timer still fires: the next player folds
         (last_id,) = twice.to_act_user_ids
         last = by_id[last_id]
+        clock.advance(10)  # the whole window, not a second more
         await eventually(
             lambda: any(f"{last.name} folds (timed out)" in r for r in table_recent(table)),
-            timeout=20,
             what="the timeout",
         )
         await wallets_match_the_table(bot, world, tid)

@@ -11,10 +11,13 @@ changes.
 
 from __future__ import annotations
 
+import time
+
 from bot.tables.service import TableService
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, table_bot
 from tests.discord.test_guts_games import open_and_fill
+from tests.tables.conftest import VirtualClock
 
 
 async def _one_game_without_dave(service: TableService, world: World, tid: int) -> None:
@@ -38,9 +41,11 @@ async def _one_game_without_dave(service: TableService, world: World, tid: int) 
 
 async def test_rule_1_11_an_away_player_comes_back_by_pressing_join(world: World) -> None:
     fake = world.fake
-    # the games are dealt by the test's forced ticks only: an autostart timer that fired
-    # first (a loaded machine) made the test's "next game" tick time out a fresh window
-    async with table_bot(world, autostart_delay=600) as bot:
+    # the test drives every step (forced ticks): the table's own timers wait on a clock it
+    # does not move, so none of them deals or times out behind its back (on a loaded
+    # machine the 0.2 s autostart dealt first and the forced tick timed the game out)
+    clock = VirtualClock(time.time())
+    async with table_bot(world, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         table = await open_and_fill(world, "zoot")

@@ -5,14 +5,20 @@ nothing changes; after the hand (here: voided) the same take goes through."""
 
 from __future__ import annotations
 
+import time
+
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, hand_dm, table_bot
 from tests.discord.test_guts_games import open_and_fill, window_open
+from tests.tables.conftest import VirtualClock
 
 
 async def test_chips_take_refuses_to_take_a_seated_players_chips_in_play(world: World) -> None:
     fake = world.fake
-    async with table_bot(world) as bot:
+    # the next hand's delay runs on a clock the test moves: after the void, the take must
+    # come before hand 2 is dealt, however long a busy machine takes to send it
+    clock = VirtualClock(time.time())
+    async with table_bot(world, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         table = await open_and_fill(world, "zoot")

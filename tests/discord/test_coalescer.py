@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+import cogs._coalesce as coalesce
 from cogs._coalesce import Coalescer
+from tests.discord.tablebot import HANG
 
 
 async def test_background_edits_never_exceed_the_limit_over_all_messages() -> None:
@@ -23,20 +27,28 @@ async def test_background_edits_never_exceed_the_limit_over_all_messages() -> No
 
     for k in range(20):
         updates.submit(f"dm:1:{k}", edit)
-    await asyncio.sleep(0.01)
+    for _ in range(50):  # turns of the event loop, not a time: each job that can start has
+        await asyncio.sleep(0)
     assert running == 4  # the 16 others wait for a slot
     release.set()
     await updates.idle()
     assert peak == 4 and running == 0
 
 
-async def test_a_job_waiting_for_others_holds_no_slot_so_they_can_finish() -> None:
-    """With one slot: the table edit waits for the DM edit, which needs that slot."""
+async def test_a_job_waiting_for_others_holds_no_slot_so_they_can_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With one slot: the table edit waits for the DM edit, which needs that slot. Were the
+    waiting edit to hold the slot, the two would wait for each other until PRIVATE_FIRST
+    ran out: made an hour here, so that deadlock would hang the test (its guard) rather than
+    pass a little late, and no time limit decides (issue 19, item 16)."""
+    monkeypatch.setattr(coalesce, "PRIVATE_FIRST", 3600.0)
     updates = Coalescer(limit=1)
     order: list[str] = []
+    dm_may_end = asyncio.Event()
 
     async def dm() -> None:
-        await asyncio.sleep(0.01)
+        await dm_may_end.wait()
         order.append("dm")
 
     async def table() -> None:
@@ -44,7 +56,11 @@ async def test_a_job_waiting_for_others_holds_no_slot_so_they_can_finish() -> No
 
     updates.submit("dm:1:5", dm)
     updates.submit("table:1", table, after=["dm:1:5"])
-    await asyncio.wait_for(updates.idle(), 0.5)  # not PRIVATE_FIRST (1 s): no deadlock
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert order == []  # the table edit waits for the DM edit
+    dm_may_end.set()
+    await asyncio.wait_for(updates.idle(), HANG)
     assert order == ["dm", "table"]
 
 

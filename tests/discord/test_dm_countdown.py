@@ -5,10 +5,13 @@ everyone."""
 
 from __future__ import annotations
 
+import time
+
 from bot.testing import FakeUser
 from tests.discord.conftest import World
 from tests.discord.tablebot import cog, eventually, field, hand_dm, table_bot
 from tests.discord.test_razz_table import open_razz, start_razz
+from tests.tables.conftest import VirtualClock
 
 
 def now_note(world: World, user: FakeUser) -> str:
@@ -120,7 +123,8 @@ async def test_next_hand_dealt_by_the_timer_edits_the_dms_before_the_table_names
     fake = world.fake
     players = [world.alice, world.bob]
     by_id = {u.id: u for u in players}
-    async with table_bot(world, autostart_delay=1.0) as bot:
+    clock = VirtualClock(time.time())  # the next game's delay runs out when the test says
+    async with table_bot(world, autostart_delay=1.0, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         table, view, first = await start_razz(world, bot, players)
@@ -134,7 +138,8 @@ async def test_next_hand_dealt_by_the_timer_edits_the_dms_before_the_table_names
         assert (await service.view(tid)).hand_number == 1
         dm_channels = {hand_dm(world, u).channel.id for u in players}
         before = len(fake.requests)
-        await eventually(lambda: "Hand 2" in str(table.embeds[0].get("description")), timeout=5)
+        clock.advance(1.0)  # the timer deals game 2
+        await eventually(lambda: "Hand 2" in str(table.embeds[0].get("description")))
         await cog(bot).updates.idle()
         made = fake.requests[before:]
         shown = [(r.method, r.path) for r in made]

@@ -28,7 +28,6 @@ async def test_rate_limits_server_errors_and_gateway_drop_mid_game_it_finishes(
             lambda: any(
                 "Game 2" in m.embeds[0].get("description", "") for m in [table] if m.embeds
             ),
-            timeout=10,
             what="the next game on the table message",
         )
         assert limited.hits >= 1 and broken.hits >= 1 and fake.resumes == 1

@@ -9,6 +9,7 @@ table and the ledger, and the audit holds."""
 from __future__ import annotations
 
 import re
+import time
 
 from bot.app import HomeGameBot
 from bot.testing import FakeMessage, FakeUser
@@ -22,6 +23,7 @@ from tests.discord.tablebot import (
     table_bot,
 )
 from tests.discord.test_razz_table import enabled, short_stack
+from tests.tables.conftest import VirtualClock
 
 SHORT = 300
 """Carol's chips in the Hold'em hand: she goes all in before the flop."""
@@ -160,7 +162,8 @@ async def test_pot_limit_omaha_refuses_a_raise_over_the_pot_and_the_timer_still_
     fake = world.fake
     players = [world.alice, world.bob, world.carol]
     by_id = {u.id: u for u in players}
-    async with table_bot(world, autostart_delay=30) as bot:
+    clock = VirtualClock(time.time())  # the 10-second window runs out when the test says
+    async with table_bot(world, autostart_delay=30, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         table = await open_table(world, "omaha", {"decision_seconds": 10}, players)
@@ -181,9 +184,9 @@ async def test_pot_limit_omaha_refuses_a_raise_over_the_pot_and_the_timer_still_
         assert after.version == view.version and after.to_act_user_ids == {uid}
         assert after.deadline == view.deadline and after.pot == 15
         # the refusal kept the turn's timer: it runs out and the table folds for them
+        clock.advance(10)  # the whole window, not a second more
         await eventually(
             lambda: any(f"{actor.name} folds (timed out)" in r for r in table_recent(table)),
-            timeout=20,
             what="the timeout",
         )
         view = await service.view(tid)

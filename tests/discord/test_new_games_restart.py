@@ -6,17 +6,25 @@ never left unanswered; the restored timers fire."""
 
 from __future__ import annotations
 
-import time
+import asyncio
+import math
 
 from bot.testing import FakeUser
 from tests.discord.conftest import World
-from tests.discord.tablebot import assert_all_acknowledged, eventually, footer_state, table_bot
+from tests.discord.tablebot import (
+    assert_all_acknowledged,
+    cog,
+    eventually,
+    footer_state,
+    table_bot,
+)
 from tests.discord.test_flop_games import amounts, open_table, wallets_match_the_table
 from tests.discord.test_mixed_tables import (
     STAKES,
     Clock,
     balances_match_the_ledger,
     betting_hand,
+    clocked,
     fresh_table,
     game_menu,
     hand_games,
@@ -96,11 +104,11 @@ async def test_stud_hand_survives_a_restart_and_goes_on(world: World) -> None:
 async def test_horse_table_restarted_mid_orbit_keeps_its_rotation(world: World) -> None:
     clock = Clock(world)
     games: list[str] = []
-    async with table_bot(world, clock=clock.now) as bot:
+    async with clocked(world, clock) as bot:
         tid, players = await open_mixed(world, bot, "horse", STAKES)
         games.append(await play_hand(world, bot, tid, players))
-        await next_hand_started(bot, tid, 1)
-    async with table_bot(world, seed=99, clock=clock.now) as bot:
+        await next_hand_started(bot, tid, 1, clock)
+    async with clocked(world, clock, seed=99) as bot:
         view = await service(bot).view(tid)
         assert view.hand_number == 2 and view.game == "holdem" and view.to_act_user_ids
         message = await fresh_table(world, bot, tid)
@@ -109,7 +117,7 @@ async def test_horse_table_restarted_mid_orbit_keeps_its_rotation(world: World) 
             games.append(await play_hand(world, bot, tid, players))
             await balances_match_the_ledger(world, bot, tid)
             if hand < 4:
-                await next_hand_started(bot, tid, hand)
+                await next_hand_started(bot, tid, hand, clock)
         assert games == ["holdem", "holdem", "holdem", "omaha"]
         assert await hand_games(bot, tid) == games
     assert_all_acknowledged(world)
@@ -121,20 +129,20 @@ async def test_dealers_choice_waiting_for_the_pick_survives_restarts_menu_and_ti
     fake = world.fake
     clock = Clock(world)
     options = {"games": "razz stud", "choice_seconds": 30, **STAKES}
-    async with table_bot(world, clock=clock.now) as bot:
+    async with clocked(world, clock) as bot:
         tid, players = await open_mixed(world, bot, "dealers-choice", options)
         await play_hand(world, bot, tid, players)
         message, menu = await game_menu(world, bot, tid)
         waiting = await service(bot).view(tid)
         assert waiting.mixed is not None and waiting.mixed.chooser is not None
     # restart 1: the old menu still works for the next dealer
-    async with table_bot(world, seed=99, clock=clock.now) as bot:
+    async with clocked(world, clock, seed=99) as bot:
         again = await service(bot).view(tid)
         assert again.mixed == waiting.mixed and again.deadline == waiting.deadline
         chooser = next(s.user_id for s in again.seats if s.seat == again.mixed.chooser)
         rec = await fake.select(fake.users[chooser], message, str(menu["custom_id"]), ["stud"])
         assert (await rec.response()).updated_message
-        await next_hand_started(bot, tid, 1)
+        await next_hand_started(bot, tid, 1, clock)
         assert (await service(bot).view(tid)).game == "stud"
         await play_hand(world, bot, tid, players)
         await game_menu(world, bot, tid)
@@ -142,14 +150,89 @@ async def test_dealers_choice_waiting_for_the_pick_survives_restarts_menu_and_ti
         assert waiting.mixed is not None and waiting.mixed.chooser is not None
         assert waiting.deadline is not None
     # restart 2 with the pick's deadline 2 s away: the restored timer deals the default
-    offset = waiting.deadline - time.time() - 2.0
-    clock.advance(offset - clock.offset)
-    async with table_bot(world, seed=98, clock=clock.now) as bot:
+    clock.advance(waiting.deadline - 2.0 - clock.now())
+    async with clocked(world, clock, seed=98) as bot:
+        assert (await service(bot).view(tid)).hand_number == 2  # still waiting for the pick
+        clock.advance(2.0)
         await next_hand_started(bot, tid, 2)
         after = await service(bot).view(tid)
         assert after.game == "stud" and any("did not pick in time" in r for r in after.recent)
         await balances_match_the_ledger(world, bot, tid)
     assert_all_acknowledged(world)
+
+
+async def test_item21_a_dealers_pick_whose_time_ran_out_while_the_bot_was_down_opens_again(
+    world: World,
+) -> None:
+    """Issue 19, item 21, as the players meet it: the bot is down when the next dealer's
+    time to pick runs out. At the restart the default game was dealt and the table said
+    the dealer "did not pick in time"; now the window opens again for its full length (as
+    every other window does after a restart), the channel is told, the dealer picks from
+    the table's menu, and that game is dealt. Balances = ledger."""
+    fake = world.fake
+    clock = Clock(world)
+    options = {"games": "razz stud", "choice_seconds": 30, **STAKES}
+    async with clocked(world, clock) as bot:
+        tid, players = await open_mixed(world, bot, "dealers-choice", options)
+        await play_hand(world, bot, tid, players)
+        message, menu = await game_menu(world, bot, tid)
+        waiting = await service(bot).view(tid)
+        assert waiting.mixed is not None and waiting.mixed.chooser is not None
+        assert waiting.game == "razz" and waiting.deadline is not None
+        await balances_match_the_ledger(world, bot, tid)
+    # the bot is down for ten minutes: the 30-second window runs out meanwhile
+    clock.advance(600)
+    async with clocked(world, clock, seed=99) as bot:
+        await cog(bot).updates.idle()
+        again = await service(bot).view(tid)
+        assert again.hand_number == 1, "the default game was dealt at the restart"
+        assert again.mixed == waiting.mixed  # the same dealer still picks
+        assert again.deadline == math.ceil(clock.now() + 30)  # the full window, from now
+        said = [m.content for m in fake.channel_messages(world.channel)]
+        assert not any("did not pick in time" in t for t in said)
+        assert not any("did not pick in time" in r for r in again.recent)
+        chooser = next(s for s in again.seats if s.seat == again.mixed.chooser)
+        told = [t for t in said if "offline" in t and "fresh 30-second window" in t]
+        assert len(told) == 1 and chooser.name in told[0], said
+        # 29 s on, the window is still open; the dealer picks Stud from the menu (redrawn
+        # with the fresh window's countdown)
+        message, menu = await game_menu(world, bot, tid)
+        assert again.mixed.chooser is not None and str(menu["custom_id"]).endswith("pick_game:h1")
+        clock.advance(29)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert (await service(bot).view(tid)).hand_number == 1
+        rec = await fake.select(
+            fake.users[chooser.user_id], message, str(menu["custom_id"]), ["stud"]
+        )
+        assert (await rec.response()).updated_message
+        await next_hand_started(bot, tid, 1, clock)
+        dealt = await service(bot).view(tid)
+        assert dealt.game == "stud" and dealt.dealer_seat == chooser.seat
+        assert any(f"{chooser.name} deals Stud" in r for r in dealt.recent), dealt.recent
+        await balances_match_the_ledger(world, bot, tid)
+    assert_all_acknowledged(world)
+
+
+async def test_item21_the_reopened_pick_window_still_runs_out_into_the_default(
+    world: World,
+) -> None:
+    """The fresh window is a real one: when the dealer lets it run out too, the table
+    deals the game just played and says so."""
+    clock = Clock(world)
+    options = {"games": "razz stud", "choice_seconds": 30, **STAKES}
+    async with clocked(world, clock) as bot:
+        tid, players = await open_mixed(world, bot, "dealers-choice", options)
+        await play_hand(world, bot, tid, players)
+        await game_menu(world, bot, tid)
+    clock.advance(600)
+    async with clocked(world, clock, seed=99) as bot:
+        assert (await service(bot).view(tid)).hand_number == 1
+        clock.advance(31)
+        await next_hand_started(bot, tid, 1)
+        after = await service(bot).view(tid)
+        assert after.game == "razz" and any("did not pick in time" in r for r in after.recent)
+        await balances_match_the_ledger(world, bot, tid)
 
 
 async def test_an_amount_button_drawn_before_a_restart_still_raises_after_it(

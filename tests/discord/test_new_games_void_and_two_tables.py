@@ -21,6 +21,7 @@ from tests.discord.test_mixed_tables import (
     Clock,
     balances_match_the_ledger,
     betting_hand,
+    clocked,
     fresh_table,
     hand_games,
     next_hand_started,
@@ -83,11 +84,11 @@ async def test_league_void_mid_horse_hand_deals_it_again_and_the_orbit_goes_on(
     world: World,
 ) -> None:
     clock = Clock(world)
-    async with table_bot(world, clock=clock.now) as bot:
+    async with clocked(world, clock) as bot:
         tid, players = await open_mixed(world, bot, "horse", STAKES)
         for hand in (1, 2):
             await play_hand(world, bot, tid, players)
-            await next_hand_started(bot, tid, hand)
+            await next_hand_started(bot, tid, hand, clock)
         third = await service(bot).view(tid)
         assert third.game == "holdem" and third.hand_number == 3
         # what each held before hand 3: its stack now and its blind in the pot
@@ -108,11 +109,11 @@ async def test_league_void_mid_horse_hand_deals_it_again_and_the_orbit_goes_on(
         assert await wallets(bot, world, players) == before
         await balances_match_the_ledger(world, bot, tid)
         # the voided hand's dealer deals again, Hold'em again; then the orbit is over
-        await next_hand_started(bot, tid, 3)
+        await next_hand_started(bot, tid, 3, clock)
         again = await service(bot).view(tid)
         assert again.game == "holdem" and again.dealer_seat == third.dealer_seat
         await play_hand(world, bot, tid, players)
-        await next_hand_started(bot, tid, 4)
+        await next_hand_started(bot, tid, 4, clock)
         assert (await service(bot).view(tid)).game == "omaha"
         assert await hand_games(bot, tid) == ["holdem"] * 4 + ["omaha"]
         await balances_match_the_ledger(world, bot, tid)

@@ -17,7 +17,7 @@ from bot.app import HomeGameBot
 from bot.store import Store
 from bot.testing import FakeMessage, FakeUser
 from tests.discord.conftest import World
-from tests.discord.tablebot import eventually, field, footer_state, hand_dm, table_bot
+from tests.discord.tablebot import HANG, eventually, field, footer_state, hand_dm, table_bot
 from tests.discord.test_guts_games import window_open
 from tests.discord.test_razz_table import STAKES, enabled
 
@@ -39,7 +39,7 @@ async def join_league(store: Store, world: World, users: list[FakeUser]) -> None
             await tx.wallet(world.guild.id, user.id)
 
 
-async def hand_finished(bot: HomeGameBot, table_id: int, timeout: float = 20.0) -> Any:
+async def hand_finished(bot: HomeGameBot, table_id: int, timeout: float = HANG) -> Any:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while loop.time() < end:
@@ -124,7 +124,7 @@ async def test_practice_razz_hand_with_two_computers_finishes_and_the_ledger_is_
         tid = view.table_id
         clicks = stale = 0
         loop = asyncio.get_running_loop()
-        end = loop.time() + 20
+        end = loop.time() + HANG  # a hang guard: computers on a busy machine play slower
         while True:
             async with bot.store.read() as tx:
                 hands = await tx.hands(tid)

@@ -6,9 +6,12 @@ tests/tables/test_refusals_keep_timers.py."""
 
 from __future__ import annotations
 
+import time
+
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, hand_dm, table_bot
 from tests.discord.test_guts_games import choose_all, open_and_fill, window_open
+from tests.tables.conftest import VirtualClock
 
 AUTOSTART = 1.5
 
@@ -17,7 +20,8 @@ async def test_refused_foreign_join_after_a_game_keeps_the_next_game_timer(
     world: World,
 ) -> None:
     fake = world.fake
-    async with table_bot(world, autostart_delay=AUTOSTART) as bot:
+    clock = VirtualClock(time.time())  # the next game's delay runs out when the test says
+    async with table_bot(world, autostart_delay=AUTOSTART, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
         other = fake.add_channel(world.guild, "poker-2")
@@ -34,9 +38,9 @@ async def test_refused_foreign_join_after_a_game_keeps_the_next_game_timer(
         join = await (await fake.click_label(world.outsider, table, "Join")).response()
         assert join.ephemeral and "already play" in join.content, join.content
         assert (await service.view(view.table_id)).hand_number == 1
+        clock.advance(AUTOSTART)
         await eventually(
             lambda: "Game 2" in table.embeds[0].get("description", ""),
-            timeout=AUTOSTART + 4,
             what="the next game dealt when its delay ran out",
         )
         await eventually(lambda: all(window_open(hand_dm(world, u)) for u in world.players))

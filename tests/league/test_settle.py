@@ -124,9 +124,11 @@ def test_fifteen_players_exact_in_under_a_second() -> None:
         values.append(-sum(values))
         assert all(values)
         nets = dict(enumerate(values, start=1))
-        started = time.perf_counter()
+        # CPU time of this process, not the wall clock: what the search costs, the same on
+        # a machine busy with other work (a wall-clock limit failed there; issue 19, item 16)
+        started = time.process_time()
         transfers = fewest_transfers(nets)
-        assert time.perf_counter() - started < 1.0
+        assert time.process_time() - started < 1.0
         check_plan(nets, transfers)
     # with built-in zero-sum pairs the exact answer finds them all: 15 - 7 groups
     pairs = [rng.randint(1, 999) for _ in range(6)]

@@ -99,10 +99,12 @@ async def test_daily_backup_runs_at_the_hour_and_stop_waits_for_it(tmp_path: Pat
     task = DailyBackup(store, settings, clock=lambda: start + (loop.time() - t0))
     try:
         task.start()
-        for _ in range(100):
-            if task.made:
-                break
-            await asyncio.sleep(0.02)
+
+        async def made() -> None:
+            while not task.made:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(made(), 120)  # a hang guard: the backup is due 0.05 s in
         await task.stop()
     finally:
         await store.close()

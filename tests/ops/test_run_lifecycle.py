@@ -17,6 +17,8 @@ from bot.ops.health import heartbeat_path
 from bot.testing import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
+HANG = 120.0
+"""Seconds after which a child process is taken to hang: a guard, never a measure."""
 
 
 def _env(tmp_path: Path, *, api_base: str, token: str) -> dict[str, str]:
@@ -57,7 +59,7 @@ async def _start(tmp_path: Path, env: dict[str, str]) -> asyncio.subprocess.Proc
 async def _stop(proc: asyncio.subprocess.Process) -> tuple[int, str]:
     if proc.returncode is None:
         proc.send_signal(signal.SIGTERM)
-    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    _, err = await asyncio.wait_for(proc.communicate(), HANG)
     assert proc.returncode is not None
     return proc.returncode, err.decode()
 
@@ -73,7 +75,7 @@ async def _health(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    out, err = await asyncio.wait_for(proc.communicate(), HANG)
     assert proc.returncode is not None
     return proc.returncode, (out + err).decode()
 
@@ -85,10 +87,12 @@ async def test_item4_discord_unreachable_is_one_warning_line_per_retry_with_grow
     proc = await _start(tmp_path, env)
     lines: list[str] = []
     assert proc.stderr is not None
-    deadline = time.monotonic() + 20
-    # retries 1, 2, 3 are logged at about 0 s, 1 s and 3 s (waits of 1, 2 and 4 s)
+    deadline = time.monotonic() + HANG
+    # retries 1, 2, 3 are logged at about 0 s, 1 s and 3 s (waits of 1, 2 and 4 s): the
+    # waits are the bot's real backoff; the test reads their lengths from the lines (so a
+    # busy machine, which logs them later, gives the same answer) and only guards a hang
     while sum("retry" in line for line in lines) < 3 and time.monotonic() < deadline:
-        raw = await asyncio.wait_for(proc.stderr.readline(), 20)
+        raw = await asyncio.wait_for(proc.stderr.readline(), HANG)
         if not raw:
             break
         lines.append(raw.decode().rstrip("\n"))
@@ -116,23 +120,23 @@ async def test_item4_and_item5_start_up_line_invite_url_and_health_right_after_s
         env = _env(tmp_path, api_base=fake.api_base, token=fake.token)
         proc = await _start(tmp_path, env)
         beat = heartbeat_path(tmp_path / "homegame.db")
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG  # a guard: start-up takes longer on a busy machine
         while not beat.exists() and proc.returncode is None and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
         assert beat.exists(), (await _stop(proc))[1]
         healthy, text = await _health(tmp_path, env)
         assert healthy == 0, text
         status, err = await _stop(proc)
-        stopped_at = time.monotonic()
         sick, why = await _health(tmp_path, env)
     assert status == 0, err
     logged_in = [line for line in err.splitlines() if "logged in as" in line]
     assert len(logged_in) == 1 and logged_in[0].endswith("logged in as Home Game in 2 servers")
     invite = f"https://discord.com/oauth2/authorize?client_id={fake.application_id}"
     assert f"{invite}&scope=bot+applications.commands&permissions=117760" in err
-    # item 5: unhealthy as soon as the bot has stopped, not when the beat is 120 s old
+    # item 5: unhealthy as soon as the bot has stopped, not when the beat is 120 s old: the
+    # stop removed the beat (no time limit decides it: a beat left behind would still be
+    # fresh right after the stop, and health would say healthy)
     assert sick == 1 and "no heartbeat" in why
-    assert time.monotonic() - stopped_at < 15
     assert not beat.exists()
 
 

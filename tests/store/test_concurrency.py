@@ -13,6 +13,8 @@ from bot.store import Store
 from tests.store.conftest import ALICE, BOB, CAROL, GUILD
 
 REPO = Path(__file__).resolve().parents[2]
+HANG = 120.0
+"""Seconds after which a wait is taken to hang: a guard, never a measure."""
 
 
 async def test_fifty_concurrent_grants_to_one_wallet_all_land(store: Store) -> None:
@@ -65,7 +67,8 @@ _OTHER_PROCESS = textwrap.dedent(
         async with store.transaction() as tx:
             await tx.grant({guild}, {user}, 7, actor_id=1, reason="other process")
             print("locked", flush=True)
-            await asyncio.sleep(0.5)  # hold SQLite's write lock while the test writes
+            # hold SQLite's write lock until the test has started its write
+            await asyncio.to_thread(sys.stdin.readline)
         await store.close()
         print("done", flush=True)
 
@@ -85,14 +88,26 @@ async def test_other_process_writing_at_the_same_time_waits_on_busy_timeout(
         _OTHER_PROCESS.format(guild=GUILD, user=ALICE),
         str(db_path),
         cwd=REPO,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
-    assert proc.stdout is not None
-    assert (await asyncio.wait_for(proc.stdout.readline(), 20)).strip() == b"locked"
-    # the other process holds the write lock now: BEGIN IMMEDIATE waits, then succeeds
-    async with store.transaction() as tx:
-        await tx.grant(GUILD, ALICE, 5, actor_id=2, reason="this process")
-    out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.stdout is not None and proc.stdin is not None
+    assert (await asyncio.wait_for(proc.stdout.readline(), HANG)).strip() == b"locked"
+
+    async def write() -> None:
+        async with store.transaction() as tx:
+            await tx.grant(GUILD, ALICE, 5, actor_id=2, reason="this process")
+
+    # the other process holds the write lock now: BEGIN IMMEDIATE waits (busy_timeout)
+    # until it commits, which it does when told (not after a time: issue 19, item 16)
+    ours = asyncio.create_task(write())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not ours.done()  # it cannot have written: the lock is the other process's
+    proc.stdin.write(b"commit\n")
+    await proc.stdin.drain()
+    await asyncio.wait_for(ours, HANG)
+    out, _ = await asyncio.wait_for(proc.communicate(), HANG)
     assert proc.returncode == 0 and out.strip() == b"done"
     async with store.read() as tx:
         wallet = await tx.find_wallet(GUILD, ALICE)

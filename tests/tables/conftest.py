@@ -117,9 +117,14 @@ class VirtualClock:
         return sum(1 for _, f in self._sleepers if not f.done())
 
 
-async def wait_for(check: Callable[[], Any], *, timeout: float = 5.0, what: str = "") -> Any:
-    """Poll ``check`` (sync or async) in real time until it is truthy (the timer's work
-    goes through the store's thread)."""
+HANG = 60.0
+"""Seconds after which a wait is taken to hang: a guard against a test that would never
+end, never a measure of speed (timers run on :class:`VirtualClock`, which the test moves)."""
+
+
+async def wait_for(check: Callable[[], Any], *, timeout: float = HANG, what: str = "") -> Any:
+    """Poll ``check`` (sync or async) until it is truthy (the timer's work goes through the
+    store's thread); ``timeout`` is a hang guard (:data:`HANG`)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:

@@ -67,7 +67,11 @@ async def _during_commit(
         acting = asyncio.create_task(service.act(tid, actor, kind))
         await gate.entered.wait()
         reads = asyncio.gather(service.view(tid), service.private_view(tid, actor))
-        await asyncio.sleep(0.01)  # let the readers run (they may wait for the lock)
+        # let the readers run (they may wait for the lock): turns of the event loop, not
+        # a time, so a loaded machine gives them the same chance (one that is served from
+        # memory is done within a few turns; one waiting for the commit, never)
+        for _ in range(50):
+            await asyncio.sleep(0)
         done_early = reads.done()
         gate.release.set()
         pv_after = await acting

@@ -4,12 +4,11 @@ changed), and timers at their exact time while the stored deadline stays in whol
 from __future__ import annotations
 
 import asyncio
-import time
 
 from bot.store import Store
 from bot.tables import TableService
 
-from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, seeded
+from .conftest import ALICE, BOB, CAROL, GUILD, Recorder, VirtualClock, seeded, wait_for
 
 PLAIN = ("bring_in", "check", "call")
 
@@ -75,10 +74,11 @@ async def test_autostart_timer_fires_at_its_exact_time_not_the_next_whole_second
 ) -> None:
     """autostart_delay 0.05 s: the next hand starts about 0.05 s after the hand ends, not at
     the stored deadline rounded up to the whole second (up to 1 s later)."""
-    base = 1_800_000_000.1 - time.monotonic()  # just past a whole second
+    clock = VirtualClock(1_800_000_000.1)  # just past a whole second; the test moves it
     service = TableService(
         store,
-        clock=lambda: base + time.monotonic(),
+        clock=clock,
+        sleep=clock.sleep,
         rng_factory=seeded(3),
         autostart_delay=0.05,
         computer_delay=30.0,
@@ -98,9 +98,17 @@ async def test_autostart_timer_fires_at_its_exact_time_not_the_next_whole_second
         ended = await service.view(tid)
         assert ended.hand_number == 1 and not ended.to_act_user_ids
         assert ended.deadline is not None and ended.deadline == int(ended.deadline)  # stored
-        t0 = time.monotonic()
-        while (await service.view(tid)).hand_number == 1:
-            assert time.monotonic() - t0 < 0.6, "the next hand waited for the whole second"
-            await asyncio.sleep(0.01)
+        assert ended.deadline == 1_800_000_001  # 0.05 s from now, rounded up
+        clock.advance(0.04)  # not yet
+        for _ in range(20):
+            await asyncio.sleep(0)  # the timer's task runs, if it were due
+        assert (await service.view(tid)).hand_number == 1
+        clock.advance(0.02)  # past the exact time, 0.94 s before the stored whole second
+
+        async def dealt() -> bool:
+            return (await service.view(tid)).hand_number == 2
+
+        await wait_for(dealt, what="the next hand, at its exact time")
+        assert clock.now < ended.deadline  # the whole second had not come
     finally:
         await service.stop_service()

@@ -165,3 +165,60 @@ async def test_a_next_hand_due_while_the_bot_was_down_is_dealt_at_the_restart(
         assert not any("fresh" in a for a in after.announcements)
     finally:
         await again.stop_service()
+
+
+async def test_item21_a_dealers_pick_missed_while_the_bot_was_down_gets_a_fresh_window(
+    vstore: Store, vclock: VirtualClock
+) -> None:
+    """Issue 19, item 21: the pause before a dealer's-choice hand is a decision window (the
+    next dealer picks the game): one that ran out while the bot was down opens again for
+    its full length, as a hand's windows do, instead of dealing the default game."""
+    first = timed(vstore, vclock, Recorder(), seed=5)
+    await first.start_service()
+    view = await first.open_table(
+        guild_id=GUILD,
+        channel_id=902,
+        host_id=ALICE,
+        host_name="Alice",
+        game="dealers-choice",
+        options={"games": "razz wheelers", "choice_seconds": 45, "small_bet": 10},
+    )
+    tid = view.table_id
+    await first.join(tid, BOB, "Bob")
+    await first.join(tid, CAROL, "Carol")
+    await first.start(tid, ALICE)
+    for _ in range(200):
+        view = await first.view(tid)
+        if view.hand_number > 1 or not view.to_act_user_ids:
+            break
+        (uid,) = view.to_act_user_ids
+        kinds = [o.kind for o in view.public_actions if o.allowed]
+        kind = next(k for k in ("bring_in", "check", "call", "fold") if k in kinds)
+        await first.act(tid, uid, kind)
+    waiting = await first.view(tid)
+    assert waiting.mixed is not None and waiting.mixed.chooser is not None
+    assert waiting.hand_number == 1 and waiting.deadline is not None
+    await first.stop_service()
+    vclock.advance(DOWN)
+    after = Recorder()
+    again = timed(vstore, vclock, after, seed=6)
+    await again.start_service()
+    try:
+        view = await again.view(tid)
+        assert view.hand_number == 1 and view.mixed == waiting.mixed
+        assert view.deadline == math.ceil(vclock.now + 45)
+        told = [a for a in after.announcements if "fresh" in a]
+        assert len(told) == 1 and "45-second window to pick" in told[0], after.announcements
+        assert not any("did not pick" in a for a in after.announcements)
+        chooser = next(s for s in view.seats if s.seat == view.mixed.chooser)
+        assert chooser.name in told[0]
+        # the window's timer runs: it ends in the default game if nobody picks
+        await wait_for(lambda: vclock.sleeping, what="the fresh window's timer")
+        vclock.advance(46)
+        await wait_for(
+            lambda: any(p.view.hand_number == 2 for p in after.published), what="the default"
+        )
+        assert (await again.view(tid)).game == "razz"
+        assert (await vstore.audit(GUILD)).ok
+    finally:
+        await again.stop_service()

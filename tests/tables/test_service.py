@@ -13,7 +13,7 @@ from bot.engine.errors import IllegalAction, InvalidCard, InvalidConfig, NotYour
 from bot.store import Store, TableExists
 from bot.tables import AlreadySeated, NotAllowed, NotSeated, StaleAction, TableClosed, TableService
 
-from .conftest import ALICE, BOB, CAROL, GUILD, Clock, Recorder, seeded
+from .conftest import ALICE, BOB, CAROL, GUILD, Clock, Recorder, VirtualClock, seeded, wait_for
 
 
 async def _zoot(service: TableService, channel: int = 500, **options: object) -> int:
@@ -228,29 +228,29 @@ async def test_restore_arms_asyncio_timer_from_stored_deadline(db_path: Path) ->
     await svc.start(tid, ALICE)
     deadline = (await svc.view(tid)).deadline
     await svc.stop_service()
-    clock.now = deadline + 5  # the bot was down past the deadline
+    # the bot was down past the deadline; its timers sleep on a clock the test moves
+    vclock = VirtualClock(deadline + 5)
     rec = Recorder()
-
-    async def nap(seconds: float) -> None:  # the timer wakes often; the test moves the clock
-        await asyncio.sleep(min(seconds, 0.01))
-
-    svc = TableService(store, clock=clock, subscriber=rec, timers=True, sleep=nap)
+    svc = TableService(store, clock=vclock, subscriber=rec, timers=True, sleep=vclock.sleep)
     await svc.start_service()
-    # nobody could act while it was down: the window opens again (issue 11), and its
-    # asyncio timer fires the timeouts once the fresh deadline passes
-    assert [a for a in rec.announcements if "fresh" in a], rec.announcements
-    fresh = (await svc.view(tid)).deadline
-    assert fresh is not None and fresh > clock.now
-    await asyncio.sleep(0.05)
-    assert not any("timed out" in a for a in rec.announcements)
-    clock.now = fresh + 1
-    for _ in range(100):
-        if any("timed out" in a for a in rec.announcements):
-            break
-        await asyncio.sleep(0.01)
-    assert sum("timed out" in a for a in rec.announcements) == 2
-    await svc.stop_service()
-    await store.close()
+    try:
+        # nobody could act while it was down: the window opens again (issue 11), and its
+        # asyncio timer fires the timeouts once the fresh deadline passes
+        assert [a for a in rec.announcements if "fresh" in a], rec.announcements
+        fresh = (await svc.view(tid)).deadline
+        assert fresh is not None and fresh > vclock.now
+        vclock.advance(fresh - 1 - vclock.now)
+        for _ in range(20):
+            await asyncio.sleep(0)  # turns of the loop: a timer due would run
+        assert not any("timed out" in a for a in rec.announcements)
+        assert vclock.sleeping == 1  # its timer, armed for the fresh deadline
+        vclock.advance(2)
+        await wait_for(
+            lambda: sum("timed out" in a for a in rec.announcements) == 2, what="the timeouts"
+        )
+    finally:
+        await svc.stop_service()
+        await store.close()
 
 
 async def test_void_hand_returns_every_chip(service, store) -> None:

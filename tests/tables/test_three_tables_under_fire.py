@@ -16,7 +16,7 @@ from bot.engine.errors import HomeGameError
 from bot.store import Store
 from bot.tables import TableService
 
-from .conftest import VirtualClock, seeded
+from .conftest import VirtualClock, seeded, wait_for
 
 GUILD = 2005
 USERS = list(range(100, 112))
@@ -100,15 +100,28 @@ async def test_three_tables_under_refused_and_simultaneous_commands_keep_timers_
             assert not unexpected, unexpected
             clock.advance(rng.choice([0.5, 3.1, 10.5]))
             for _ in range(5):
-                await asyncio.sleep(0.005)  # let the timers that woke do their work
-        await asyncio.sleep(0.1)
-        for tid in tids:
-            try:
-                view = await service.view(tid)
-            except HomeGameError:
-                continue  # closed: everyone left
-            if view.deadline is not None and view.status != "paused":
-                assert tid in service._timer_tasks, (tid, view.status, view.phase)
+                await asyncio.sleep(0.005)  # the timers that woke race with the next commands
+
+        async def unarmed() -> list[int]:
+            """Tables with a deadline and no timer waiting for it."""
+            out = []
+            for tid in tids:
+                try:
+                    view = await service.view(tid)
+                except HomeGameError:
+                    continue  # closed: everyone left
+                armed = tid in service._timer_tasks
+                if view.deadline is not None and view.status != "paused" and not armed:
+                    out.append(tid)
+            return out
+
+        # a timer that woke is off the list while it does its work, then arms again: wait
+        # for that (however long a busy machine takes), then every table has its timer
+        async def all_armed() -> bool:
+            return not await unarmed()
+
+        await wait_for(all_armed, what="every table's timer armed again")
+        assert await unarmed() == []
         async with store.read() as tx:
             hands = [len(await tx.hands(tid)) for tid in tids]
             twice = await tx._all(
