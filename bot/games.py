@@ -74,6 +74,11 @@ class Variant:
     label: str
     options: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def family(self) -> str:
+        """Its game's family, which says how a mixed table's stakes become its options."""
+        return game(self.game).family
+
 
 @dataclass(frozen=True, slots=True)
 class Game:
