@@ -63,6 +63,7 @@ from cogs._pictures import (
     showdown_picture,
 )
 from cogs._render import (
+    GUTS_GAMES,
     hand_over,
     only_takes_away,
     private_components,
@@ -279,7 +280,7 @@ class TablePublisher:
             shown.phase,
         ) and view.to_act_user_ids < shown.to_act_user_ids
         # a secret guts window only; in the betting games every action passes the turn
-        return TABLE_SETTLE if counting and view.game in ("zoot", "wheelers") else 0.0
+        return TABLE_SETTLE if counting and view.game in GUTS_GAMES else 0.0
 
     def _refresh_table(
         self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0
