@@ -45,6 +45,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources import DefaultSettingsSource
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError, InvalidConfig
 from bot.engine.flop.rules import FlopRules
 from bot.engine.guts.rules import GutsRules
@@ -128,26 +129,12 @@ DECISION_RANGE = (10, 600)
 """Seconds a player may be given to act, at every game (the table commands' range too)."""
 
 LEAGUE_GAMES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    "zoot": ("zoot", ("ante",), ("decision_seconds",)),
-    "wheelers": ("wheelers", ("ante",), ("decision_seconds",)),
-    "razz": ("razz", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
-    "stud": ("stud", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
-    "stud_hi_lo": (
-        "stud-hi-lo",
-        ("ante", "bring_in", "small_bet", "big_bet"),
-        ("decision_seconds",),
-    ),
-    "holdem": ("holdem", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
-    "omaha": ("omaha", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
-    "horse": ("horse", ("small_bet", "ante"), ("decision_seconds",)),
-    "dealers_choice": (
-        "dealers-choice",
-        ("small_bet", "ante"),
-        ("decision_seconds", "choice_seconds"),
-    ),
+    d.config: (d.key, d.stakes, d.times) for d in registry.league_settings()
 }
 """Config prefix -> (the league's game settings key, its stake keys, its time keys): the
-``[league]`` key ``<prefix>_<stake>`` is a new league's default of that stake."""
+``[league]`` key ``<prefix>_<stake>`` is a new league's default of that stake. Read from the
+registry of games (bot/games.py); the keys themselves are the fields of
+:class:`LeagueSettings` below, a documented contract (a test checks each one is there)."""
 
 
 def _engine_default(fields: dict[str, Any], name: str) -> int:

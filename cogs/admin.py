@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv, member_of
 from bot.league.when import check_timezone
@@ -158,17 +159,7 @@ def chip_value_change(
     return value, currency if currency is not None else league.currency or "EUR"
 
 
-SETTINGS_TITLES: dict[str, str] = {
-    "zoot": "Zoot",
-    "wheelers": "Wheelers",
-    "razz": "Razz",
-    "stud": "Stud",
-    "stud-hi-lo": "Stud Hi-Lo",
-    "holdem": "Hold'em",
-    "omaha": "Omaha",
-    "horse": "HORSE",
-    "dealers-choice": "Dealer's choice",
-}
+SETTINGS_TITLES: dict[str, str] = {d.key: d.title for d in registry.league_settings()}
 """The league's game settings as ``/league show`` lists them (a new league has every one
 from the config file; see bot/config.py ``LeagueSettings``)."""
 
