@@ -380,6 +380,25 @@ def variants() -> dict[str, Variant]:
     return {v.key: v for v in VARIANTS}
 
 
+def with_splits() -> tuple[str, ...]:
+    """The games whose command has a ``split`` option."""
+    return tuple(g.key for g in REGISTRY if g.splits)
+
+
+def with_bettings() -> tuple[str, ...]:
+    """The games whose command has a ``betting`` option."""
+    return tuple(g.key for g in REGISTRY if g.bettings)
+
+
+def in_words(names: tuple[str, ...] | list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> in_words(with_splits()), in_words(keys(family="guts")[:1])
+    ('stud and omaha', 'zoot')
+    """
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def public_commands() -> Iterator[str]:
     """Every table command (their answer, the table, is everyone's)."""
     return (g.command for g in REGISTRY)
