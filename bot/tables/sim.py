@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import games as registry
 from bot.engine.errors import IllegalAction
 from bot.store import AuditReport, Store
 from bot.tables.service import TableService
@@ -174,7 +175,8 @@ async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> 
             for hand in await tx.hands(tid):
                 if hand.status != "finished" or not hand.history:
                     continue
-                ext = "toml" if hand.game in ("zoot", "wheelers") else "phh"
+                guts = registry.family_of(hand.game) == "guts"  # our TOML, not PHH
+                ext = "toml" if guts else "phh"
                 path = out_dir / f"table{tid}-hand{hand.number}.{ext}"
                 path.write_text(hand.history, encoding="utf-8")
                 written.append(path)
