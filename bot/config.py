@@ -219,7 +219,10 @@ class LeagueSettings(_Section):
         from bot.tables.games import check_league_settings
 
         settings = self.game_settings()
-        for prefix, (key, _, _) in LEAGUE_GAMES.items():
+        fields = type(self).model_fields
+        for prefix, (key, stakes, _) in LEAGUE_GAMES.items():
+            if not any(f"{prefix}_{s}" in fields for s in stakes):
+                continue  # no config keys: the engine's own defaults, which it checked
             try:
                 check_league_settings(key, settings[key])
             except InvalidConfig as exc:
@@ -231,11 +234,12 @@ class LeagueSettings(_Section):
 
     def game_settings(self) -> dict[str, dict[str, dict[str, int]]]:
         """Each game's stakes and times as a league stores them (``{"razz": {"stakes":
-        {...}, "house_rules": {"decision_seconds": 45}}, ...}``)."""
+        {...}, "house_rules": {"decision_seconds": 45}}, ...}``). A game of the registry
+        with no config keys of its own (none of the eight) takes its engine's stakes."""
         out: dict[str, dict[str, dict[str, int]]] = {}
         for prefix, (key, stakes, times) in LEAGUE_GAMES.items():
-            values = {s: getattr(self, f"{prefix}_{s}") for s in stakes}
-            rules = {t: getattr(self, f"{prefix}_{t}") for t in times}
+            values = {s: getattr(self, f"{prefix}_{s}", None) for s in stakes}
+            rules = {t: getattr(self, f"{prefix}_{t}", None) for t in times}
             if rules.get("decision_seconds") is None:
                 rules["decision_seconds"] = self.decision_seconds
             out[key] = {

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.engine.flop import BetOutOfRange
 from bot.render.text import format_chips
 from bot.tables.errors import StaleAction
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("homegame.tables")
 
-GAMES = ("holdem", "omaha")
+GAMES = registry.keys(family="flop")
 TYPED = "typed"
 """The argument of the **Other amount…** button (it opens the modal)."""
 AMOUNT_INPUT = "amount"
