@@ -35,7 +35,6 @@ import contextlib
 import dataclasses
 import io
 import logging
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -161,7 +160,7 @@ class TablePublisher:
         (kept :data:`LEAGUE_IMAGES_TTL` seconds; a guild without a league draws them)."""
         if not self.bot.settings.ui.images:
             return False
-        now = time.monotonic()
+        now = self.service.clock()
         cached = self._league_images.get(guild_id)
         if cached is not None and now - cached[0] < LEAGUE_IMAGES_TTL:
             return cached[1]

@@ -401,10 +401,12 @@ async def run_sandbox(
                 database=DatabaseSettings(path=db_path),
                 backup=BackupSettings(enabled=False, dir=Path(tmp) / "backups"),
             )
-            store = await Store.open(db_path)
+            # the sandbox's composition root: one virtual clock, started at the wall time,
+            # for the store's rows, the service's deadlines and the bot
+            clock = VirtualClock(int(time.time()))
+            store = await Store.open(db_path, clock=clock)
             seeds = random.Random(seed)
             relay = _CountingRelay()
-            clock = VirtualClock(int(time.time()))
             service = TableService(
                 store,
                 clock=clock,
@@ -412,7 +414,9 @@ async def run_sandbox(
                 subscriber=relay,
                 timers=False,  # the sandbox lets deadlines run out itself (see _play)
             )
-            bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
+            bot = HomeGameBot(
+                settings=settings, store=store, service=service, relay=relay, clock=clock
+            )
             printer = Printer(fake, out, names, clock)
             try:
                 async with running_client(fake, bot):
