@@ -55,6 +55,7 @@ class Defaults:
     key: str
     game: str
     title: str
+    """How ``/league show`` names it: the game's full name (the rule book's), its split's."""
     stakes: tuple[str, ...]
     times: tuple[str, ...] = DECISION_TIMES
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -140,13 +141,13 @@ class Game:
         """Its league settings: :attr:`defaults`, or one under its key."""
         if self.defaults:
             return self.defaults
-        return (Defaults(self.key, self.key, self.title, FAMILY_STAKES[self.family]),)
+        return (Defaults(self.key, self.key, self.name, FAMILY_STAKES[self.family]),)
 
 
 def _stud_defaults() -> tuple[Defaults, ...]:
     stakes = FAMILY_STAKES["stud"]
     return (
-        Defaults("stud", "stud", "Stud", stakes),
+        Defaults("stud", "stud", "Seven-card Stud", stakes),
         Defaults("stud-hi-lo", "stud", "Stud Hi-Lo", stakes, options={"split": "hi-lo"}),
     )
 
