@@ -44,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import games as registry
 from bot.app import HomeGameBot
 from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.engine.actions import Action
@@ -71,7 +72,8 @@ from bot.testing.fake_discord import InteractionRecord
 from bot.testing.request_count import ROUTES, count_routes
 from cogs._render import private_embed
 
-GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha")
+GAMES = registry.keys(mixed=False)
+"""Every game a hand is stored as (bot/games.py): the mixed tables deal these."""
 TARGETS = {"zoot": 28, "wheelers": 40, "razz": 50}
 """Requests per hand at 6 players (issue 11; the games of issue 13 are measured, no target)."""
 

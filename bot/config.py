@@ -45,6 +45,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources import DefaultSettingsSource
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError, InvalidConfig
 from bot.engine.flop.rules import FlopRules
 from bot.engine.guts.rules import GutsRules
@@ -128,26 +129,12 @@ DECISION_RANGE = (10, 600)
 """Seconds a player may be given to act, at every game (the table commands' range too)."""
 
 LEAGUE_GAMES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    "zoot": ("zoot", ("ante",), ("decision_seconds",)),
-    "wheelers": ("wheelers", ("ante",), ("decision_seconds",)),
-    "razz": ("razz", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
-    "stud": ("stud", ("ante", "bring_in", "small_bet", "big_bet"), ("decision_seconds",)),
-    "stud_hi_lo": (
-        "stud-hi-lo",
-        ("ante", "bring_in", "small_bet", "big_bet"),
-        ("decision_seconds",),
-    ),
-    "holdem": ("holdem", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
-    "omaha": ("omaha", ("small_blind", "big_blind", "ante"), ("decision_seconds",)),
-    "horse": ("horse", ("small_bet", "ante"), ("decision_seconds",)),
-    "dealers_choice": (
-        "dealers-choice",
-        ("small_bet", "ante"),
-        ("decision_seconds", "choice_seconds"),
-    ),
+    d.config: (d.key, d.stakes, d.times) for d in registry.league_settings()
 }
 """Config prefix -> (the league's game settings key, its stake keys, its time keys): the
-``[league]`` key ``<prefix>_<stake>`` is a new league's default of that stake."""
+``[league]`` key ``<prefix>_<stake>`` is a new league's default of that stake. Read from the
+registry of games (bot/games.py); the keys themselves are the fields of
+:class:`LeagueSettings` below, a documented contract (a test checks each one is there)."""
 
 
 def _engine_default(fields: dict[str, Any], name: str) -> int:
@@ -232,7 +219,10 @@ class LeagueSettings(_Section):
         from bot.tables.games import check_league_settings
 
         settings = self.game_settings()
-        for prefix, (key, _, _) in LEAGUE_GAMES.items():
+        fields = type(self).model_fields
+        for prefix, (key, stakes, _) in LEAGUE_GAMES.items():
+            if not any(f"{prefix}_{s}" in fields for s in stakes):
+                continue  # no config keys: the engine's own defaults, which it checked
             try:
                 check_league_settings(key, settings[key])
             except InvalidConfig as exc:
@@ -244,11 +234,12 @@ class LeagueSettings(_Section):
 
     def game_settings(self) -> dict[str, dict[str, dict[str, int]]]:
         """Each game's stakes and times as a league stores them (``{"razz": {"stakes":
-        {...}, "house_rules": {"decision_seconds": 45}}, ...}``)."""
+        {...}, "house_rules": {"decision_seconds": 45}}, ...}``). A game of the registry
+        with no config keys of its own (none of the eight) takes its engine's stakes."""
         out: dict[str, dict[str, dict[str, int]]] = {}
         for prefix, (key, stakes, times) in LEAGUE_GAMES.items():
-            values = {s: getattr(self, f"{prefix}_{s}") for s in stakes}
-            rules = {t: getattr(self, f"{prefix}_{t}") for t in times}
+            values = {s: getattr(self, f"{prefix}_{s}", None) for s in stakes}
+            rules = {t: getattr(self, f"{prefix}_{t}", None) for t in times}
             if rules.get("decision_seconds") is None:
                 rules["decision_seconds"] = self.decision_seconds
             out[key] = {

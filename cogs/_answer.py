@@ -17,6 +17,8 @@ from typing import Any
 
 import discord
 
+from bot import games as registry
+
 DEFER_AFTER = 2.0
 """Seconds a command may take before it is deferred (Discord's limit is 3)."""
 
@@ -67,14 +69,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
 
 PUBLIC_COMMANDS = frozenset(
     {
-        "zoot",
-        "wheelers",
-        "razz",
-        "stud",
-        "holdem",
-        "omaha",
-        "horse",
-        "dealers-choice",
+        *registry.public_commands(),  # every table command: the table is everyone's
         "leaderboard",
         "league season start",
         "league season end",

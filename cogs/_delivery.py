@@ -10,7 +10,6 @@ gets better by retrying, so none may hold up the table's other updates.
 from __future__ import annotations
 
 import logging
-import time
 
 import discord
 
@@ -57,13 +56,13 @@ class OnceLog:
     """Log a permanent failure once per (table, what) instead of on every update."""
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[int, str], float] = {}
+        self._seen: set[tuple[int, str]] = set()
 
     def warn(self, table_id: int, what: str, exc: BaseException) -> None:
         key = (table_id, what)
         if key in self._seen:
             return
-        self._seen[key] = time.monotonic()
+        self._seen.add(key)
         code = getattr(exc, "code", None)
         status = getattr(exc, "status", None)
         log.warning(
@@ -71,4 +70,4 @@ class OnceLog:
         )
 
     def forget(self, table_id: int, what: str) -> None:
-        self._seen.pop((table_id, what), None)
+        self._seen.discard((table_id, what))

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError
 from bot.engine.flop import BetOutOfRange
 from bot.render.text import format_chips
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("homegame.tables")
 
-GAMES = ("holdem", "omaha")
+GAMES = registry.keys(family="flop")
 TYPED = "typed"
 """The argument of the **Other amount…** button (it opens the modal)."""
 AMOUNT_INPUT = "amount"

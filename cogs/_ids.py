@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError
 
 PREFIX = "hg"
@@ -141,7 +142,9 @@ def parse_custom_id(text: str) -> CustomId:
 # Approve/Refuse, a transfer's Paid, an import's member menu, an invitation's In/Maybe/Out)
 # are built and parsed in :mod:`cogs._night_items`, under the same rules.
 
-LB_GAMES: tuple[str, ...] = ("all", "zoot", "wheelers", "razz", "stud", "holdem", "omaha")
+LB_GAMES: tuple[str, ...] = ("all", *registry.keys(mixed=False))
+"""The leaderboard's games: all, or one a hand is stored as (bot/games.py; a stored button
+names one of them, so a game is never removed from the registry)."""
 LB_BY: tuple[str, ...] = (
     "net",
     "balance",

@@ -17,8 +17,7 @@ from bot.render.text import (
     plain_name,
     shown_hand_name,
 )
-from bot.tables.stud import STUD_GAMES
-from cogs._render import FLOP_GAMES, GAME_TITLES
+from cogs._render import FLOP_GAMES, GAME_TITLES, STUD_GAMES
 
 if TYPE_CHECKING:
     from bot.tables.views import PrivateView, Published

@@ -35,7 +35,6 @@ import contextlib
 import dataclasses
 import io
 import logging
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +62,7 @@ from cogs._pictures import (
     showdown_picture,
 )
 from cogs._render import (
+    GUTS_GAMES,
     hand_over,
     only_takes_away,
     private_components,
@@ -160,7 +160,7 @@ class TablePublisher:
         (kept :data:`LEAGUE_IMAGES_TTL` seconds; a guild without a league draws them)."""
         if not self.bot.settings.ui.images:
             return False
-        now = time.monotonic()
+        now = self.service.clock()
         cached = self._league_images.get(guild_id)
         if cached is not None and now - cached[0] < LEAGUE_IMAGES_TTL:
             return cached[1]
@@ -279,7 +279,7 @@ class TablePublisher:
             shown.phase,
         ) and view.to_act_user_ids < shown.to_act_user_ids
         # a secret guts window only; in the betting games every action passes the turn
-        return TABLE_SETTLE if counting and view.game in ("zoot", "wheelers") else 0.0
+        return TABLE_SETTLE if counting and view.game in GUTS_GAMES else 0.0
 
     def _refresh_table(
         self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import games as registry
 from bot.render.limits import FIELD_VALUE, fit_lines
 from bot.render.text import (
     GAME_TITLES,
@@ -34,7 +35,6 @@ from bot.render.text import (
     plural,
 )
 from bot.render.text import game_title as title_of
-from bot.tables.stud import STUD_GAMES
 from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 from cogs._mixed import add_game_select, mixed_lines
@@ -45,15 +45,16 @@ if TYPE_CHECKING:
     from bot.engine.actions import ActionOption
     from bot.tables.views import PrivateView, SeatView, TableView
 
-FLOP_GAMES = ("holdem", "omaha")
+FLOP_GAMES = registry.keys(family="flop")
 """Games with a board of community cards (Hold'em, Omaha)."""
-GUTS_GAMES = ("zoot", "wheelers")
+GUTS_GAMES = registry.keys(family="guts")
 """The games a table plays as *games* (a pot that may carry over), not hands."""
+STUD_GAMES = registry.keys(family="stud")
+"""Games dealt down and up cards (Razz, Stud, Stud Hi-Lo)."""
+ACTIONS_OF_FAMILY = {"stud": RAZZ_ACTIONS, "flop": FLOP_ACTIONS}
+"""The betting families' buttons on the table message."""
 TABLE_ACTIONS_OF = {
-    "razz": RAZZ_ACTIONS,
-    "stud": RAZZ_ACTIONS,
-    "holdem": FLOP_ACTIONS,
-    "omaha": FLOP_ACTIONS,
+    g.key: ACTIONS_OF_FAMILY[g.family] for g in registry.games() if g.family in ACTIONS_OF_FAMILY
 }
 """The games played with betting buttons on the table message, and their buttons."""
 
@@ -260,7 +261,7 @@ def rules_pointer(view: TableView) -> str:
     if mixed is None:
         where = f"/rules {view.game}"
     else:
-        page = "horse" if mixed.mode == "rotation" else "dealers-choice"
+        page = next(g.page for g in registry.games(mixed=True) if g.mode == mixed.mode)
         where = f"/rules {page} (this hand: /rules {view.game})"
     return f"Rules: {where} · help: /help"
 

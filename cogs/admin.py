@@ -20,11 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.engine.errors import GameError, HomeGameError, InvalidConfig
 from bot.league.export import ledger_csv, member_of
 from bot.league.when import check_timezone
 from bot.render.limits import CONTENT, fit_lines, join_within
-from bot.render.rulebook import GAME_TITLES
 from bot.render.text import format_chips
 from bot.store import League, forget_member
 from bot.store._base import UNSET
@@ -159,16 +159,7 @@ def chip_value_change(
     return value, currency if currency is not None else league.currency or "EUR"
 
 
-def _settings_titles() -> dict[str, str]:
-    titles: dict[str, str] = {}
-    for game, title in GAME_TITLES.items():
-        titles[game] = title
-        if game == "stud":  # Stud Hi-Lo (a split of /stud) has a settings key of its own
-            titles["stud-hi-lo"] = "Stud Hi-Lo"
-    return titles
-
-
-SETTINGS_TITLES: dict[str, str] = _settings_titles()
+SETTINGS_TITLES: dict[str, str] = {d.key: d.title for d in registry.league_settings()}
 """The league's game settings as ``/league show`` lists them (a new league has every one
 from the config file; see bot/config.py ``LeagueSettings``)."""
 

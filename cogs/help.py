@@ -4,8 +4,8 @@ The pages: the games (each with its ``/rules`` page), opening and joining a tabl
 in a hand, the league's commands for members, and those for managers. The command lists
 are read from the bot's registered slash commands when a page is drawn, so a command
 another cog adds (a night's bank, a tournament) shows up without anyone editing this file;
-the game lines come from the rule book's list of games (:data:`GAME_LINES` has one line per
-game, a test fails when a game has none).
+the game lines come from the registry of games (bot/games.py: each game's title, its
+``/help`` line, its command and its ``/rules`` page).
 
 The buttons are ``DynamicItem``s whose custom_id carries the page they open
 (``hg:help:<page>:<p|n>``), so an old guide's buttons still work after a restart. A page
@@ -23,8 +23,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.render.limits import EMBED_DESCRIPTION
-from bot.render.rulebook import GAME_TITLES, TOPICS
+from bot.render.rulebook import TOPICS
 from cogs._answer import arm_command, send
 from cogs._errors import handle_error
 from cogs._ids import MAX_CUSTOM_ID, BadCustomId
@@ -32,17 +33,8 @@ from cogs._ids import MAX_CUSTOM_ID, BadCustomId
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
 
-GAME_LINES: dict[str, str] = {
-    "zoot": "five cards each; lay down to challenge the table for the pot: fewest suits wins",
-    "wheelers": "Zoot's lay-down game, ranked by straights",
-    "razz": "seven-card stud, the lowest hand wins",
-    "stud": "Seven-card Stud, high only or hi-lo (eight or better)",
-    "holdem": "Texas Hold'em: two cards each and a board of five; no-limit by default",
-    "omaha": "four cards each, exactly two of them with three of the board; high or hi-lo",
-    "horse": "Hold'em, Omaha Hi-Lo, Razz, Stud and Stud Hi-Lo in turn, an orbit each",
-    "dealers-choice": "each dealer picks the game of their deal",
-}
-"""One line per game of the rule book (``GAME_TITLES``), what ``/help`` says of it."""
+GAME_LINES: dict[str, str] = {g.key: g.help for g in registry.games()}
+"""One line per game of the registry (bot/games.py), what ``/help`` says of it."""
 
 TABLE_GROUP = "table"
 HAND_COMMAND = "hand"
@@ -92,11 +84,12 @@ def _is_managers(command: Any) -> bool:
 def sections(top: Sequence[Any]) -> list[Section]:
     """The guide's parts for the registered top-level commands ``top``."""
     by_name = {c.name: c for c in top}
-    games = [g for g in GAME_TITLES if g in by_name]
+    listed = [g for g in registry.games() if g.command in by_name]
+    games = [g.command for g in listed]
     game_lines = [
-        f"**{GAME_TITLES[g]}**: {GAME_LINES.get(g, by_name[g].description)}."
-        f" Open: `/{g}` · rules: `/rules {g}`"
-        for g in games
+        f"**{g.name}**: {g.help or by_name[g.command].description}."
+        f" Open: `/{g.command}` · rules: `/rules {g.page}`"
+        for g in listed
     ]
     game_lines += [
         "",
@@ -137,6 +130,7 @@ def sections(top: Sequence[Any]) -> list[Section]:
         " nothing changes. Out of chips: `/rebuy`, when the league allows it.",
     ]
     placed = {TABLE_GROUP, HAND_COMMAND, *games}
+    pages = {g.page for g in registry.games()}
     members: list[str] = []
     managers: list[str] = []
     for command in top:
@@ -145,7 +139,7 @@ def sections(top: Sequence[Any]) -> list[Section]:
         into = managers if _is_managers(command) else members
         for leaf in _leaves(command):
             parts = leaf.qualified_name.split()
-            if parts[0] == RULES_GROUP and len(parts) == 2 and parts[1] in GAME_TITLES:
+            if parts[0] == RULES_GROUP and len(parts) == 2 and parts[1] in pages:
                 continue  # each game's page is on the games' page
             into.append(_entry(leaf))
     return [

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError
 from bot.league.export import entry_words
 from bot.league.exports import pokerstars_of_row
@@ -48,22 +49,14 @@ HAND_MENU_SIZE = 25
 REPLAY_LIMIT = 3900
 """Room for the replay in an embed description (Discord's limit is 4096)."""
 
-GAME_NAMES = {
-    "zoot": "Zoot",
-    "wheelers": "Wheelers",
-    "razz": "Razz",
-    "stud": "Stud",
-    "holdem": "Hold'em",
-    "omaha": "Omaha",
-}
-HI_LO_NAMES = {"stud": "Stud Hi-Lo", "omaha": "Omaha Hi-Lo"}
+GAME_NAMES = {g.key: g.title for g in registry.games(mixed=False)}
+"""The games a hand is stored as, by name: the leaderboard's and /stats' (bot/games.py)."""
+HI_LO_NAMES = {g.key: g.hi_lo_title for g in registry.games() if g.hi_lo_title}
 
 
 def hand_game_name(game: str, *, hi_lo: bool) -> str:
     """A hand's game as /history names it: the split too (one game key plays both)."""
-    if hi_lo and game in HI_LO_NAMES:
-        return HI_LO_NAMES[game]
-    return GAME_NAMES.get(game, game)
+    return registry.hand_title(game, hi_lo=hi_lo)
 
 
 def _is_hi_lo(history: str | None) -> bool:
@@ -99,7 +92,8 @@ class NoSuchSeason(HomeGameError):
 
 
 def _history_filename(game: str, hand_id: int) -> str:
-    return f"hand-{hand_id}.toml" if game in ("zoot", "wheelers") else f"hand-{hand_id}.phh"
+    guts = registry.family_of(game) == "guts"  # their history is our TOML, not PHH
+    return f"hand-{hand_id}.toml" if guts else f"hand-{hand_id}.phh"
 
 
 # ----------------------------------------------------------------------------- the cog

@@ -14,9 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games as registry
 from bot.cli.compare import compare_group
 from bot.engine.cards import parse_cards
-from bot.render import rulebook, rulebook_mixed
+from bot.render import rulebook
 from bot.render.rulebook import GAME_TITLES
 from bot.render.text import cards_text, hand_name_text
 from cogs._answer import arm_command, send
@@ -119,9 +120,9 @@ def topic_embed(topic: str) -> discord.Embed:
 
 
 #: ``/rules compare`` choices beyond the games' own rankings: the hi-lo games rank both
-#: halves and say who takes which.
-COMPARE_EXTRA = {"omaha8": "Omaha Hi-Lo", "stud8": "Stud Hi-Lo"}
-HI_LO = {"stud8": "stud", "omaha8": "omaha"}
+#: halves and say who takes which (``omaha8``, ``stud8``: each game with a hi-lo split).
+HI_LO = {f"{g.key}8": g.key for g in registry.games() if g.hi_lo_title}
+COMPARE_EXTRA = {code: registry.game(HI_LO[code]).hi_lo_title for code in sorted(HI_LO)}
 
 
 def _shown(h: dict[str, Any]) -> str:
@@ -217,43 +218,18 @@ class RulesCog(commands.Cog, name="Rules"):
         for embed in more:  # one message holds at most 6,000 characters of embeds
             await send(interaction, embed=embed, ephemeral=True)
 
-    @rules.command(name="zoot", description="Zoot: procedure, ranking by suits, house rules")
-    async def zoot(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "zoot")
+    async def _page(self, interaction: discord.Interaction) -> None:
+        """``/rules GAME``: the page of the game the subcommand is named after."""
+        command = interaction.command
+        assert command is not None  # a slash command's callback
+        await self._show(interaction, command.name)
 
-    @rules.command(
-        name="wheelers", description="Wheelers: procedure, straights ranking, house rules"
-    )
-    async def wheelers(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "wheelers")
-
-    @rules.command(name="razz", description="Razz: seven-card stud low, stakes and house rules")
-    async def razz(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "razz")
-
-    @rules.command(
-        name="stud", description="Seven-card Stud and Stud Hi-Lo: stakes, splits, house rules"
-    )
-    async def stud(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "stud")
-
-    @rules.command(name="holdem", description="Texas Hold'em: blinds, betting, side pots")
-    async def holdem(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "holdem")
-
-    @rules.command(name="omaha", description="Omaha high and hi-lo: two from the hand, three")
-    async def omaha(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "omaha")
-
-    @rules.command(name="horse", description="HORSE: five games in turn, one orbit each")
-    async def horse(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "horse")
-
-    @rules.command(
-        name="dealers-choice", description="Dealer's choice: the next dealer picks the game"
-    )
-    async def dealers_choice(self, interaction: discord.Interaction) -> None:
-        await self._show(interaction, "dealers-choice")
+    # one page per game of the registry (bot/games.py), in its order
+    for _game in registry.games():
+        rules.add_command(
+            app_commands.Command(name=_game.page, description=_game.rules, callback=_page)
+        )
+    del _game
 
     async def _show_topic(self, interaction: discord.Interaction, topic: str) -> None:
         first, *more = topic_embeds(topic)
@@ -285,7 +261,7 @@ class RulesCog(commands.Cog, name="Rules"):
         game=[
             app_commands.Choice(name=t, value=g)
             for g, t in {**GAME_TITLES, **COMPARE_EXTRA}.items()
-            if g not in rulebook_mixed.PARTS
+            if g in rulebook.GAMES or g in COMPARE_EXTRA
         ]
     )
     async def compare(

@@ -95,9 +95,9 @@ def imports_of(
 
 #: Modules whose imports inside functions the second test leaves out, each with its reason.
 FUNCTION_IMPORTS_ALLOWED = {
-    # make_family/load_family pick the adapter module for a game key inside the function,
-    # because the adapters (guts.py, ...) build on games.py. bot/tables is not this change's
-    # to edit; moving the picker to a module above the adapters would remove this entry.
+    # adapters() imports the four family adapters (guts.py, ...) inside the function, which
+    # make_family/load_family ask by the game's family in bot/games.py, because the adapters
+    # build on games.py; moving the table to a module above them would remove this entry.
     "bot.tables.games",
 }
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bot import games as registry
 from bot.cli.compare_flop import GAMES as FLOP_GAMES
 from bot.cli.compare_flop import flop_group
 from bot.engine.cards import Card, format_cards, parse_cards
@@ -37,7 +38,8 @@ from bot.engine.hands import (
     zoot_strength,
 )
 
-GAMES = ("zoot", "wheelers", "razz", "stud", *FLOP_GAMES)
+GAMES = registry.keys(mixed=False)
+"""The games whose hands rank (bot/games.py; a mixed table's rank as the game dealt)."""
 
 _EPILOG = """\
 A HAND is one argument: cards separated by spaces or written together ("As 2d 3c 4h 5s"

@@ -16,6 +16,8 @@ import logging
 import os
 import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +58,12 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-async def serve(settings: Settings) -> int:
-    """Run the bot with ``settings`` until a stop signal; returns the exit status."""
+async def serve(settings: Settings, *, clock: Callable[[], float] = time.time) -> int:
+    """Run the bot with ``settings`` until a stop signal; returns the exit status.
+
+    The composition root: ``clock`` is the one wall clock of the whole bot, given to the
+    store (every row's time), the table service (deadlines), the bot (night reminders, the
+    heartbeat) and the daily backup; nothing else reads the time."""
     from discord.http import Route
 
     from bot.app import HomeGameBot, PublishRelay, freeze_heap_when_ready
@@ -76,7 +82,7 @@ async def serve(settings: Settings) -> int:
         return 2
     try:
         # checks the file first (quick_check, schema), backs it up before a migration
-        store = await Store.open(db_path, backup_dir=settings.backup.dir)
+        store = await Store.open(db_path, clock=clock, backup_dir=settings.backup.dir)
     except (HomeGameError, OSError) as exc:
         why = exc.message if isinstance(exc, HomeGameError) else f"{db_path}: {exc.strerror}"
         print(f"homegame: {why}", file=sys.stderr)  # one line, not a log line besides
@@ -84,12 +90,13 @@ async def serve(settings: Settings) -> int:
     # one line naming the file and what it holds: a wrong database shows at once
     log.info("%s", (await store.summary()).line())
     relay = PublishRelay()
-    service = TableService(store, subscriber=relay)
+    service = TableService(store, clock=clock, subscriber=relay)
     bot = HomeGameBot(
         settings=settings,
         store=store,
         service=service,
         relay=relay,
+        clock=clock,
         heartbeat_path=Path(f"{db_path}.heartbeat"),
     )
     stop = asyncio.Event()
@@ -97,7 +104,7 @@ async def serve(settings: Settings) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
-    backups = DailyBackup(store, settings.backup)  # settings.backup.enabled: else a no-op
+    backups = DailyBackup(store, settings.backup, clock=clock)  # enabled: else a no-op
     backups.start()
     status = 0
     runner = asyncio.create_task(bot.start(settings.token_value()), name="discord-bot")

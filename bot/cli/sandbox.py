@@ -19,9 +19,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot import games as registry
+
 # bot.ops.sandbox imports discord.py (about 0.3 s): loaded only when the sandbox runs, so
 # every other `python -m bot` command starts fast.
-GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
+GAMES = registry.keys()
 
 
 def register(subparsers: Any) -> None:
@@ -37,15 +39,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", choices=GAMES, default="zoot", help="default: zoot")
     parser.add_argument(
         "--split",
-        choices=("high", "hi-lo"),
+        choices=registry.SPLITS,
         default=None,
-        help="stud and omaha: high (the default) or hi-lo (eight or better)",
+        help=f"{registry.in_words(registry.with_splits())}: high (the default) or hi-lo"
+        " (eight or better)",
     )
     parser.add_argument(
         "--betting",
-        choices=("no-limit", "pot-limit", "fixed-limit"),
+        choices=registry.BETTINGS,
         default=None,
-        help="holdem and omaha: the betting structure (default no-limit Hold'em, pot-limit Omaha)",
+        help=f"{registry.in_words(registry.with_bettings())}: the betting structure"
+        " (default no-limit Hold'em, pot-limit Omaha)",
     )
     parser.add_argument("--players", type=int, default=4, metavar="N", help="default: 4")
     parser.add_argument(

@@ -12,11 +12,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot import games as registry
 from bot.engine.errors import HomeGameError
 
-GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
-"""``horse`` and ``dealers-choice`` change game between hands (bot/tables/mixed.py): a
-computer dealer picks the next game at once."""
+GAMES = registry.keys()
+"""Every game of the registry (bot/games.py). The mixed ones (``horse``, ``dealers-choice``)
+change game between hands (bot/tables/mixed.py): a computer dealer picks the next game at
+once."""
+SPLIT_GAMES = registry.with_splits()
+BETTING_GAMES = registry.with_bettings()
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,15 +32,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("game", choices=GAMES)
     parser.add_argument(
         "--split",
-        choices=("high", "hi-lo"),
+        choices=registry.SPLITS,
         default=None,
-        help="stud and omaha: high (the default) or hi-lo (eight or better)",
+        help=f"{registry.in_words(SPLIT_GAMES)}: high (the default) or hi-lo (eight or better)",
     )
     parser.add_argument(
         "--betting",
-        choices=("no-limit", "pot-limit", "fixed-limit"),
+        choices=registry.BETTINGS,
         default=None,
-        help="holdem and omaha: the betting structure (default no-limit Hold'em, pot-limit Omaha)",
+        help=f"{registry.in_words(BETTING_GAMES)}: the betting structure"
+        " (default no-limit Hold'em, pot-limit Omaha)",
     )
     parser.add_argument("--players", type=int, default=4, help="computer players (default 4)")
     parser.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
@@ -61,11 +66,12 @@ def _sim(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("error: --players must be at least 2", file=sys.stderr)
         return 2
-    if args.split is not None and args.game not in ("stud", "omaha"):
-        print("error: --split applies to stud and omaha only", file=sys.stderr)
+    if args.split is not None and args.game not in SPLIT_GAMES:
+        print(f"error: --split applies to {registry.in_words(SPLIT_GAMES)} only", file=sys.stderr)
         return 2
-    if args.betting is not None and args.game not in ("holdem", "omaha"):
-        print("error: --betting applies to holdem and omaha only", file=sys.stderr)
+    if args.betting is not None and args.game not in BETTING_GAMES:
+        where = registry.in_words(BETTING_GAMES)
+        print(f"error: --betting applies to {where} only", file=sys.stderr)
         return 2
     options = {
         name: value

@@ -16,6 +16,7 @@ import io
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
+from bot import games as registry
 from bot.store.stats import LedgerRow
 
 COLUMNS: tuple[str, ...] = (
@@ -52,7 +53,7 @@ KIND_WORDS = {
     "settle": "settle-up payment (paid in money; not a result)",
 }
 """A ledger kind in words (at Zoot and Wheelers; :func:`entry_words` for the others)."""
-GUTS_GAMES = frozenset({"zoot", "wheelers"})
+GUTS_GAMES = frozenset(registry.keys(family="guts"))
 BETTING_WORDS = {"match": "call"}
 """What a kind means at the betting games (Razz, Stud, Hold'em, Omaha), where it differs:
 the engines book a call as a ``match`` of the bet (the chips move the same way)."""

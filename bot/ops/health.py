@@ -6,7 +6,6 @@ the gateway) is recent. Nothing here writes anything."""
 from __future__ import annotations
 
 import sqlite3
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,11 +95,12 @@ def heartbeat_age(path: Path, now: float) -> float:
     return now - beat
 
 
-def check(db_path: Path, *, max_age: float = DEFAULT_MAX_AGE, now: float | None = None) -> Health:
-    """Both checks; raises :class:`Unhealthy` with the first problem found."""
+def check(db_path: Path, *, now: float, max_age: float = DEFAULT_MAX_AGE) -> Health:
+    """Both checks at the time ``now`` (the caller's clock, the one the bot writes its
+    heartbeat with); raises :class:`Unhealthy` with the first problem found."""
     version = check_database(db_path)
     beat_file = heartbeat_path(db_path)
-    age = heartbeat_age(beat_file, time.time() if now is None else now)
+    age = heartbeat_age(beat_file, now)
     if age > max_age:
         raise Unhealthy(f"last gateway heartbeat {age:.0f} s ago (limit {max_age:.0f} s)")
     return Health(version, max(age, 0.0), database_summary(db_path, version))

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from bot import games as registry
 from bot.app import HomeGameBot, PublishRelay
 from bot.config import BackupSettings, DatabaseSettings, DiscordSettings, Settings
 from bot.engine.actions import Action
@@ -68,11 +69,12 @@ from bot.testing import (
     running_client,
 )
 from cogs._pictures import ShowdownPicture, showdown_picture
+from cogs._render import TABLE_ACTIONS_OF
 
-GAMES = ("zoot", "wheelers", "razz", "stud", "holdem", "omaha", "horse", "dealers-choice")
-SPLIT_GAMES = ("stud", "omaha")
-BETTING_GAMES = ("holdem", "omaha")
-TABLE_BUTTON_GAMES = ("razz", "stud", "holdem", "omaha")
+GAMES = registry.keys()
+SPLIT_GAMES = registry.with_splits()
+BETTING_GAMES = registry.with_bettings()
+TABLE_BUTTON_GAMES = tuple(TABLE_ACTIONS_OF)
 """The games played on the table message's buttons: one decision per table version."""
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy")
 
@@ -399,10 +401,12 @@ async def run_sandbox(
                 database=DatabaseSettings(path=db_path),
                 backup=BackupSettings(enabled=False, dir=Path(tmp) / "backups"),
             )
-            store = await Store.open(db_path)
+            # the sandbox's composition root: one virtual clock, started at the wall time,
+            # for the store's rows, the service's deadlines and the bot
+            clock = VirtualClock(int(time.time()))
+            store = await Store.open(db_path, clock=clock)
             seeds = random.Random(seed)
             relay = _CountingRelay()
-            clock = VirtualClock(int(time.time()))
             service = TableService(
                 store,
                 clock=clock,
@@ -410,7 +414,9 @@ async def run_sandbox(
                 subscriber=relay,
                 timers=False,  # the sandbox lets deadlines run out itself (see _play)
             )
-            bot = HomeGameBot(settings=settings, store=store, service=service, relay=relay)
+            bot = HomeGameBot(
+                settings=settings, store=store, service=service, relay=relay, clock=clock
+            )
             printer = Printer(fake, out, names, clock)
             try:
                 async with running_client(fake, bot):
@@ -441,13 +447,14 @@ def table_options(
     if game not in GAMES:
         raise SandboxArgumentError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
     if split is not None and game not in SPLIT_GAMES:
-        raise SandboxArgumentError("--split applies to stud and omaha only")
+        raise SandboxArgumentError(f"--split applies to {registry.in_words(SPLIT_GAMES)} only")
     if betting is not None and game not in BETTING_GAMES:
-        raise SandboxArgumentError("--betting applies to holdem and omaha only")
+        where = registry.in_words(BETTING_GAMES)
+        raise SandboxArgumentError(f"--betting applies to {where} only")
     options: dict[str, Any] = {"decision_seconds": 10}
-    if game in ("zoot", "wheelers"):
+    if registry.family_of(game) == "guts":
         options["ante"] = 10
-    if game == "dealers-choice":
+    if registry.game(game).mode == "choice":
         options["choice_seconds"] = 10  # the least Discord's option allows
     if split is not None:
         options["split"] = split

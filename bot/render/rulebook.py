@@ -13,10 +13,12 @@ that shows it: "/rules razz §4.2" (players cannot open docs/rules.md from Disco
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from bot import games as registry
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
 from bot.render import (
@@ -31,15 +33,15 @@ from bot.render.rulebook_parts import Part, Rule
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
 
 DOC_PATH = "docs/rules.md"
-GAMES = ("zoot", "wheelers", "razz", rulebook_stud.GAME, *rulebook_flop.GAMES)
-GAME_TITLES = {
-    "zoot": "Zoot",
-    "wheelers": "Wheelers",
-    "razz": "Razz",
-    rulebook_stud.GAME: rulebook_stud.TITLE,
-    **rulebook_flop.TITLES,
-    **rulebook_mixed.GAME_TITLES,
-}
+GAMES = registry.keys(mixed=False)
+"""The games whose hands rank (a mixed table's rank as the game being played)."""
+GAME_TITLES = {g.page: g.name for g in registry.games()}
+"""Each game's ``/rules`` page and the name the rule book gives it (bot/games.py)."""
+
+
+def house_rules_of(section: str) -> tuple[str, ...]:
+    """The games whose house rules the rule book lists in ``section`` (bot/games.py)."""
+    return tuple(g.key for g in registry.games() if g.section == section)
 
 
 def table_commands_text() -> str:
@@ -49,7 +51,7 @@ def table_commands_text() -> str:
     >>> table_commands_text()
     '`/zoot`, `/wheelers`, `/razz`, `/stud`, `/holdem`, `/omaha`, `/horse` or `/dealers-choice`'
     """
-    names = [f"`/{game}`" for game in GAME_TITLES]
+    names = [f"`/{command}`" for command in registry.public_commands()]
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
@@ -531,23 +533,35 @@ def _house_rules_markdown(game: str) -> list[str]:
 
 
 SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
-    ("1", "Zoot and Wheelers: how a game goes", (GUTS_PROCEDURE, GUTS_SILENT, SHUFFLE), ("zoot",)),
-    ("2", "Zoot: the ranking", (ZOOT_RANKING,), ()),
-    ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
-    ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
+    (
+        "1",
+        "Zoot and Wheelers: how a game goes",
+        (GUTS_PROCEDURE, GUTS_SILENT, SHUFFLE),
+        house_rules_of("1"),
+    ),
+    ("2", "Zoot: the ranking", (ZOOT_RANKING,), house_rules_of("2")),
+    ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), house_rules_of("3")),
+    ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), house_rules_of("4")),
     ("5", "Chips", (CHIPS, TIME), ()),
     *rulebook_flop.SECTIONS,
     ("7", "The night and the settle-up", (NIGHT,), ()),
-    (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),
+    (
+        rulebook_stud.SECTION,
+        rulebook_stud.HEADING,
+        rulebook_stud.PARTS,
+        house_rules_of(rulebook_stud.SECTION),
+    ),
     (
         rulebook_mixed.SECTION,
         rulebook_mixed.HEADING,
         rulebook_mixed.SECTION_PARTS,
-        tuple(rulebook_mixed.PARTS),
+        house_rules_of(rulebook_mixed.SECTION),
     ),
     (rulebook_tournament.SECTION, rulebook_tournament.HEADING, rulebook_tournament.PARTS, ()),
     (rulebook_glossary.SECTION, rulebook_glossary.HEADING, rulebook_glossary.PARTS, ()),
 )
+"""The book's sections: number, title, parts, and the games whose house rules it lists
+(each game's rule-book section in bot/games.py)."""
 
 
 def markdown() -> str:
@@ -562,12 +576,18 @@ def markdown() -> str:
         "How this bot plays Zoot, Wheelers and Razz, and beside them Seven-card Stud and Stud",
         "Hi-Lo, Hold'em and Omaha, and the mixed tables (HORSE, dealer's choice): the games'",
         "own texts where they speak, cardroom practice where they do not, and its defaults and",
-        "**house rules** where they leave the choice to the dealer. A table announces its house",
-        "rules when it opens; `/rules GAME` (`zoot`, `wheelers`, `razz`, `stud`, `holdem`,",
-        "`omaha`, `horse`, `dealers-choice`) shows the rules of each game in Discord,",
-        "`/rules league` the chips and the night, and `/rules tournament` how tournaments are",
-        "run (§10). Messages cite a rule by the page that shows it, as",
-        f'"{cite("4.2")}".',
+        *textwrap.wrap(
+            "**house rules** where they leave the choice to the dealer. A table announces its"
+            " house rules when it opens; `/rules GAME` ("
+            + ", ".join(f"`{g.page}`" for g in registry.games())
+            + ") shows the rules of each game in Discord, `/rules league` the chips and the"
+            " night, `/rules tournament` how tournaments are run (§10) and `/rules glossary`"
+            " what the statistics count (§11). Messages cite a rule by the page that shows"
+            f' it, as "{cite("4.2")}".',
+            width=86,
+            break_long_words=False,
+            break_on_hyphens=False,
+        ),
         "",
         "Cards are written `A K Q J 10 9 … 2` with suits `♠ ♥ ♦ ♣` (commands also take `T`",
         "for ten and the letters `s h d c`). Suits never break a tie.",

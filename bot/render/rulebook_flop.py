@@ -6,11 +6,12 @@ those are silent). :mod:`bot.render.rulebook` includes them in the book.
 
 from __future__ import annotations
 
+from bot import games as registry
 from bot.engine.flop.rules import FlopRules
 from bot.render.rulebook_parts import Part, Rule
 
-GAMES = ("holdem", "omaha")
-TITLES = {"holdem": "Hold'em", "omaha": "Omaha"}
+GAMES = registry.keys(family="flop")
+TITLES = {game: registry.title(game) for game in GAMES}
 
 FLOP_PROCEDURE = Part(
     "Procedure",

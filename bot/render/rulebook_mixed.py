@@ -4,9 +4,10 @@ docs/rules.md). The behaviour is :mod:`bot.tables.mixed`'s."""
 
 from __future__ import annotations
 
+from bot import games as registry
 from bot.render.rulebook_parts import Part, Rule
 
-GAME_TITLES = {"horse": "HORSE", "dealers-choice": "Dealer's choice"}
+GAME_TITLES = {g.key: g.title for g in registry.games(mixed=True)}
 
 MIXED_COMMON = Part(
     "Mixed tables",

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import games as registry
 from bot.engine.cards import Card
 
 CARD_BACK_TEXT = "🂠"
@@ -26,16 +27,8 @@ EMBED_FIELD_LIMIT = 1024
 """Discord's limit on an embed field value, the usual home of a seat table."""
 
 
-GAME_TITLES = {
-    "zoot": "Zoot",
-    "wheelers": "Wheelers",
-    "razz": "Razz",
-    "stud": "Stud",
-    "holdem": "Hold'em",
-    "omaha": "Omaha",
-}
-"""The name of each game a table deals (its family's game key)."""
-STUD_TITLES = {"high": "Seven-card Stud", "hi-lo": "Stud Hi-Lo"}
+GAME_TITLES = {g.key: g.title for g in registry.games(mixed=False)}
+"""The name of each game a table deals (its family's game key: bot/games.py)."""
 
 
 def game_title(game: str, rules: Iterable[tuple[str, str, str]] = ()) -> str:
@@ -45,10 +38,11 @@ def game_title(game: str, rules: Iterable[tuple[str, str, str]] = ()) -> str:
     >>> game_title("stud", [("split", "hi-lo", "")]), game_title("holdem")
     ('Stud Hi-Lo', "Hold'em")
     """
-    if game == "stud":
-        split = next((value for name, value, _ in rules if name == "split"), "high")
-        return STUD_TITLES.get(split, "Stud")
-    return GAME_TITLES.get(game, game)
+    known = registry.find(game)
+    if known is None or known.mixed:
+        return GAME_TITLES.get(game, game)
+    split = next((value for name, value, _ in rules if name == "split"), None)
+    return registry.table_title(game, split)
 
 
 def cards_text(cards: Iterable[Card | None], *, hidden: str = CARD_BACK_TEXT) -> str:

@@ -138,7 +138,9 @@ class Store:
             )
         saved: Path | None = None
         if migrate and backup_dir is not None and found is not None and 0 < found < latest:
-            saved = await _backup_before_migration(path, Path(backup_dir), found, latest)
+            saved = await _backup_before_migration(
+                path, Path(backup_dir), found, latest, now=clock()
+            )
         try:
             store = await cls._open_writable(path, clock, busy_timeout_ms, migrate=migrate)
         except sqlite3.Error as exc:
@@ -438,10 +440,13 @@ def _run_batch(
     return out
 
 
-async def _backup_before_migration(path: Path, folder: Path, version: int, latest: int) -> Path:
+async def _backup_before_migration(
+    path: Path, folder: Path, version: int, latest: int, *, now: float
+) -> Path:
     """Copy the database at ``path`` (schema ``version``) into ``folder`` before it is
-    migrated to ``latest``; a name the daily backup's pruning never matches, so it stays."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    migrated to ``latest``; a name the daily backup's pruning never matches, so it stays.
+    ``now``: the store's clock (the time in the name)."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
     out = folder / f"homegame-before-schema-{latest:04d}-{stamp}.db"
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -6,14 +6,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot import games as registry
+
 AccountKind = Literal["house", "player", "pot"]
 TableStatus = Literal["open", "running", "paused", "closed"]
 HandStatus = Literal["running", "finished", "voided"]
 
-GAMES: frozenset[str] = frozenset({"zoot", "wheelers", "razz", "holdem", "omaha", "stud"})
-MIXED_GAMES: frozenset[str] = frozenset({"horse", "dealers-choice"})
+GAMES: frozenset[str] = frozenset(registry.keys(mixed=False))
+"""The games a hand is stored as (bot/games.py)."""
+MIXED_GAMES: frozenset[str] = frozenset(registry.keys(mixed=True))
 """Tables whose game changes between hands; each hand is stored as the game dealt."""
-SETTINGS_GAMES: frozenset[str] = GAMES | MIXED_GAMES | {"stud-hi-lo"}
+SETTINGS_GAMES: frozenset[str] = frozenset(d.key for d in registry.league_settings())
 """The keys of a league's game settings: every table command's game, Stud Hi-Lo apart."""
 TABLE_STATUSES: frozenset[str] = frozenset({"open", "running", "paused", "closed"})
 LEDGER_KINDS: frozenset[str] = frozenset(

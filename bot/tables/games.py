@@ -6,19 +6,22 @@ RULES §1) and :class:`~bot.tables.stud.StudFamily` (Razz, Stud, Stud Hi-Lo: a s
 *hands*, the deal rotating, RULES §4). Each keeps the engine of the current hand (kept
 after it ends, so its result can be shown) and the session state between hands, and
 serialises both to JSON for the table's snapshot.
-:func:`make_family` and :func:`load_family` pick the family of a game key.
+:func:`make_family` and :func:`load_family` pick the family of a game key: the registry
+of games (bot/games.py) names each game's family, :func:`adapters` each family's class.
 
 Seat numbers are the store's seat numbers; clockwise order is ascending seat number.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import games as registry
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card, parse_card
 from bot.engine.errors import GameError, InvalidConfig
@@ -302,54 +305,67 @@ class GameFamily(ABC):
         return None
 
 
-MIXED_GAMES = ("horse", "dealers-choice")
+MIXED_GAMES = registry.keys(mixed=True)
 """Tables whose game changes between hands (bot/tables/mixed.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Adapter:
+    """How a family's adapter class is built: from a table command's options and the
+    league's settings (``parse``), or from a stored table's rules row (``stored``)."""
+
+    parse: Callable[[str, Mapping[str, Any], Mapping[str, Any] | None], GameFamily]
+    stored: Callable[[str, Mapping[str, Any]], GameFamily]
+
+
+@functools.cache
+def adapters() -> Mapping[str, Adapter]:
+    """Each family of the registry of games (``bot.games.FAMILIES``) -> its adapter.
+
+    The adapters are imported here, on call, because they build on this module; a game
+    names its family in bot/games.py and this table is never asked about a game."""
+    from bot.tables.flop import FlopFamily  # here: flop.py builds on this module
+    from bot.tables.guts import GutsFamily  # so does guts.py
+    from bot.tables.mixed import MixedFamily  # and mixed.py
+    from bot.tables.stud import StudFamily  # and stud.py
+
+    return {
+        "guts": Adapter(
+            GutsFamily.parse, lambda game, rules: GutsFamily(GutsRules.parse(**dict(rules)))
+        ),
+        "stud": Adapter(StudFamily.parse, StudFamily.stored),
+        "flop": Adapter(FlopFamily.parse, lambda game, rules: FlopFamily.stored(rules)),
+        "mixed": Adapter(MixedFamily.parse, MixedFamily.from_rules),
+    }
+
+
+def _adapter(game: str) -> Adapter | None:
+    family = registry.family_of(game)
+    return None if family is None else adapters().get(family)
 
 
 def make_family(
     game: str, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
 ) -> GameFamily:
     """The adapter of ``game`` with validated rules (:class:`InvalidConfig` otherwise)."""
-    from bot.tables.guts import GutsFamily  # here: guts.py builds on this module
-    from bot.tables.stud import StudFamily  # so does stud.py
-
-    if game in ("zoot", "wheelers"):
-        return GutsFamily.parse(game, options, settings)
-    if game in ("razz", "stud"):
-        return StudFamily.parse(game, options, settings)
-    if game in ("holdem", "omaha"):
-        from bot.tables.flop import FlopFamily  # flop.py builds on this module
-
-        return FlopFamily.parse(game, options, settings)
-    if game in MIXED_GAMES:
-        from bot.tables.mixed import MixedFamily  # here: mixed.py builds on this module
-
-        return MixedFamily.parse(game, options, settings)
-    raise InvalidConfig(
-        "game",
-        f"unknown game {game!r}; one of zoot, wheelers, razz, stud, holdem, omaha,"
-        " horse, dealers-choice",
-    )
-
-
-LEAGUE_SETTINGS_GAMES: dict[str, tuple[str, dict[str, Any]]] = {
-    "stud-hi-lo": ("stud", {"split": "hi-lo"}),
-}
-"""A league's game settings are kept per game key, and per split where the splits are two
-commands' worth of defaults: ``stud-hi-lo`` holds what ``/stud split:hi-lo`` starts with."""
+    adapter = _adapter(game)
+    if adapter is None:
+        known = ", ".join(registry.keys())
+        raise InvalidConfig("game", f"unknown game {game!r}; one of {known}")
+    return adapter.parse(game, options, settings)
 
 
 def league_settings_key(game: str, options: Mapping[str, Any]) -> str:
-    """Which of the league's game settings a new table of ``game`` with ``options`` takes."""
-    if game == "stud" and options.get("split") == "hi-lo":
-        return "stud-hi-lo"
-    return game
+    """Which of the league's game settings a new table of ``game`` with ``options`` takes
+    (``stud-hi-lo`` holds what ``/stud split:hi-lo`` starts with: bot/games.py)."""
+    return registry.settings_key(game, options)
 
 
 def check_league_settings(key: str, settings: Mapping[str, Any]) -> None:
     """Raise the game's :class:`InvalidConfig` if a table could not open with these league
-    settings of ``key`` (a game key or one of :data:`LEAGUE_SETTINGS_GAMES`)."""
-    game, options = LEAGUE_SETTINGS_GAMES.get(key, (key, {}))
+    settings of ``key`` (a game key or another of the registry's league settings)."""
+    entry = registry.settings_entry(key)
+    game, options = (key, {}) if entry is None else (entry.game, dict(entry.options))
     make_family(game, options, settings)
 
 
@@ -357,23 +373,10 @@ def load_family(
     game: str, rules: Mapping[str, Any], session: Mapping[str, Any] | None
 ) -> GameFamily:
     """The adapter of a stored table: its rules row and its snapshot's game part."""
-    from bot.tables.guts import GutsFamily  # here: guts.py builds on this module
-    from bot.tables.stud import StudFamily  # so does stud.py
-
-    if game in ("zoot", "wheelers"):
-        fam: GameFamily = GutsFamily(GutsRules.parse(**dict(rules)))
-    elif game in ("razz", "stud"):
-        fam = StudFamily.stored(game, rules)
-    elif game in ("holdem", "omaha"):
-        from bot.tables.flop import FlopFamily
-
-        fam = FlopFamily.stored(rules)
-    elif game in MIXED_GAMES:
-        from bot.tables.mixed import MixedFamily  # here: mixed.py builds on this module
-
-        fam = MixedFamily.from_rules(game, rules)
-    else:
+    adapter = _adapter(game)
+    if adapter is None:
         raise GameError(f"unknown game {game!r}")
+    fam = adapter.stored(game, rules)
     if session:
         fam.load(session)
     return fam

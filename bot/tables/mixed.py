@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import games as registry
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
@@ -46,8 +47,6 @@ from bot.tables.games import (
     make_family,
 )
 from bot.tables.variants import (
-    DEALERS_CHOICE,
-    HORSE,
     VARIANTS,
     Variant,
     family_deals,
@@ -55,8 +54,9 @@ from bot.tables.variants import (
     variant_options,
 )
 
-MODES = {"horse": "rotation", "dealers-choice": "choice"}
-NAMES = {"horse": "HORSE", "dealers-choice": "Dealer's choice"}
+MODES = {g.key: g.mode for g in registry.games(mixed=True)}
+"""A mixed game's mode (``rotation``, ``choice``), by its key (bot/games.py)."""
+NAMES = {g.key: g.title for g in registry.games(mixed=True)}
 
 SMALL_BET = 10
 CHOICE_SECONDS = 30
@@ -143,11 +143,11 @@ class MixedFamily(GameFamily):
         if "games" in values and values["games"] is not None:
             keys = variant_keys(values["games"])
             missing = [VARIANTS[k].label for k in keys if not family_deals(VARIANTS[k])]
-        elif game == "horse":
-            keys = HORSE
+        elif MODES[game] == "rotation":  # every game of the rotation, or no table
+            keys = registry.game(game).plays
             missing = [VARIANTS[k].label for k in keys if not family_deals(VARIANTS[k])]
-        else:
-            keys = tuple(k for k in DEALERS_CHOICE if family_deals(VARIANTS[k]))
+        else:  # the dealer picks among the games this bot deals
+            keys = tuple(k for k in registry.game(game).plays if family_deals(VARIANTS[k]))
             missing = []
         if missing:
             raise InvalidConfig("games", f"this bot does not deal {', '.join(missing)} yet")

@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import games as registry
 from bot.engine.errors import IllegalAction
 from bot.engine.events import Event
 from bot.store import AuditReport, Store
@@ -302,7 +303,8 @@ async def write_histories(store: Store, table_ids: list[int], out_dir: Path) -> 
             for hand in await tx.hands(tid):
                 if hand.status != "finished" or not hand.history:
                     continue
-                ext = "toml" if hand.game in ("zoot", "wheelers") else "phh"
+                guts = registry.family_of(hand.game) == "guts"  # our TOML, not PHH
+                ext = "toml" if guts else "phh"
                 path = out_dir / f"table{tid}-hand{hand.number}.{ext}"
                 path.write_text(hand.history, encoding="utf-8")
                 written.append(path)

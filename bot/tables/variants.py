@@ -1,73 +1,29 @@
-"""The games a mixed table (HORSE, dealer's choice: :mod:`bot.tables.mixed`) may deal, as
-data: each :class:`Variant` names its family's game key, its name and the options that make
-it (a ninth game adds a line here), HORSE's five and dealer's choice's eight, and how one
-table's stakes become each game's options.
+"""The games a mixed table (HORSE, dealer's choice: :mod:`bot.tables.mixed`) may deal: each
+:class:`~bot.games.Variant` names its family's game key, its name and the options that make
+it (the registry's data, bot/games.py: a ninth game adds its line there), HORSE's five and
+dealer's choice's eight, and how one table's stakes become each game's options.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
+from bot import games as registry
 from bot.engine.errors import InvalidConfig
+from bot.games import Variant
 from bot.tables.games import make_family
 
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """One game a mixed table may play: its key there, the family's game key, its name and
-    the game's own options; ``stakes`` says how the table's stakes map onto them."""
-
-    key: str
-    game: str
-    label: str
-    options: Mapping[str, Any]
-    stakes: str  # "guts" | "stud" | "flop"
+__all__ = ["DEALERS_CHOICE", "HORSE", "VARIANTS", "Variant", "family_deals", "variant_keys"]
 
 
-VARIANTS: dict[str, Variant] = {
-    v.key: v
-    for v in (
-        Variant("zoot", "zoot", "Zoot", {}, "guts"),
-        Variant("wheelers", "wheelers", "Wheelers", {}, "guts"),
-        Variant("razz", "razz", "Razz", {}, "stud"),
-        Variant("holdem", "holdem", "Hold'em", {"betting": "no-limit"}, "flop"),
-        Variant("holdem-fl", "holdem", "Fixed-limit Hold'em", {"betting": "fixed-limit"}, "flop"),
-        Variant("omaha", "omaha", "Omaha", {"split": "high", "betting": "pot-limit"}, "flop"),
-        Variant(
-            "omaha-hi-lo",
-            "omaha",
-            "Omaha Hi-Lo",
-            {"split": "hi-lo", "betting": "pot-limit"},
-            "flop",
-        ),
-        Variant(
-            "omaha-hi-lo-fl",
-            "omaha",
-            "Fixed-limit Omaha Hi-Lo",
-            {"split": "hi-lo", "betting": "fixed-limit"},
-            "flop",
-        ),
-        Variant("stud", "stud", "Stud", {"split": "high"}, "stud"),
-        Variant("stud-hi-lo", "stud", "Stud Hi-Lo", {"split": "hi-lo"}, "stud"),
-    )
-}
-"""Every game a mixed table knows, by its key there (data: a ninth game adds a line)."""
+VARIANTS: dict[str, Variant] = registry.variants()
+"""Every game a mixed table knows, by its key there (the registry's: bot/games.py)."""
 
-HORSE = ("holdem-fl", "omaha-hi-lo-fl", "razz", "stud", "stud-hi-lo")
+HORSE = registry.game("horse").plays
 """H-O-R-S-E: fixed-limit Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo (eight or better)."""
 
-DEALERS_CHOICE = (
-    "zoot",
-    "wheelers",
-    "razz",
-    "holdem",
-    "omaha",
-    "omaha-hi-lo",
-    "stud",
-    "stud-hi-lo",
-)
+DEALERS_CHOICE = registry.game("dealers-choice").plays
 """The eight games a dealer's-choice table allows unless its ``games`` option says fewer."""
 
 
@@ -96,9 +52,9 @@ def variant_options(
 ) -> dict[str, Any]:
     """The options of one game of the table, from the table's stakes."""
     out: dict[str, Any] = dict(v.options)
-    if v.stakes == "guts":
+    if v.family == "guts":
         out["ante"] = small_bet
-    elif v.stakes == "stud":
+    elif v.family == "stud":
         out.update(
             small_bet=small_bet,
             big_bet=2 * small_bet,

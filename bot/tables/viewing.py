@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot import games as registry
 from bot.engine.actions import ActionOption
 from bot.engine.shuffle import commitment
 from bot.render.text import game_title
@@ -175,7 +176,8 @@ class TableViewing:
         mixed = fam.mixed()
         if mixed is not None:
             return str(mixed.label)
-        return game_title(fam.game, fam.describe_rules() if fam.game == "stud" else ())
+        named_by_split = registry.game(fam.game).table_titles  # Stud, Stud Hi-Lo
+        return game_title(fam.game, fam.describe_rules() if named_by_split else ())
 
     def _private_marks(self, live: LiveTable) -> dict[int, tuple[Any, ...]]:
         """What each seated user's private view shows that matters, per user: the cards

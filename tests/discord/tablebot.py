@@ -42,12 +42,13 @@ async def table_bot(
 ) -> AsyncIterator[HomeGameBot]:
     """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
     close the bot, stop the service and close the store, as ``python -m bot run`` does.
-    ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder;
+    ``clock``: the whole bot's clock, as ``python -m bot run`` injects it (the store's rows,
+    the service's deadlines, the bot's reminders); ``relay``: e.g. a privacy recorder;
     ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default;
     ``sleep``: what the service's timers sleep with (with ``clock``: a VirtualClock the
     test moves, so a decision window runs out when the test says, not after real seconds).
     On a clean exit, every interaction answered so far was acknowledged within 3 s."""
-    store = await Store.open(world.db_path)
+    store = await Store.open(world.db_path, clock=clock)
     seeds = random.Random(seed)
     relay = relay if relay is not None else PublishRelay()
     service = TableService(
@@ -61,7 +62,9 @@ async def table_bot(
     )
     if hasattr(relay, "service"):
         relay.service = service
-    bot = HomeGameBot(settings=world.settings(), store=store, service=service, relay=relay)
+    bot = HomeGameBot(
+        settings=world.settings(), store=store, service=service, relay=relay, clock=clock
+    )
     try:
         async with running_client(world.fake, bot) as running:
             yield running
