@@ -114,7 +114,7 @@ def test_issue20_every_rules_page_and_table_command_is_the_registrys() -> None:
     from cogs.rules import RulesCog
 
     pages = [c.name for c in RulesCog.rules.commands]
-    assert pages == [*(g.page for g in registry.games()), "league", "compare"]
+    assert pages == [*(g.page for g in registry.games()), *rulebook.TOPICS, "compare"]
     descriptions = {c.name: c.description for c in RulesCog.rules.commands}
     for g in registry.games():
         assert descriptions[g.page] == g.rules
@@ -201,7 +201,7 @@ json.dump(
         "history": [hand_game_name("badugi", hi_lo=False), hand_game_name("badugi", hi_lo=True)],
         "title": game_title("badugi"),
         "rules_titles": rulebook.GAME_TITLES.get("badugi"),
-        "rules_pages": [c.name for c in RulesCog.rules.commands][-3:],
+        "rules_pages": [c.name for c in RulesCog.rules.commands][-5:],
         "compare": [COMPARE_GAMES[-1], COMPARE_EXTRA.get("badugi8")],
         "table_commands": rulebook.table_commands_text(),
         "help": [line for line in games_page.lines if "Badugi" in line],
@@ -244,7 +244,7 @@ def test_issue20_a_ninth_game_registered_shows_in_every_listing() -> None:
     assert seen["lb_choice"] == ["Badugi"]
     assert seen["history"] == ["Badugi", "Badugi Hi-Lo"]
     assert seen["title"] == "Badugi" and seen["rules_titles"] == "Badugi"
-    assert seen["rules_pages"] == ["badugi", "league", "compare"]
+    assert seen["rules_pages"] == ["badugi", "league", "tournament", "glossary", "compare"]
     assert seen["compare"] == ["badugi", "Badugi Hi-Lo"]
     assert seen["table_commands"].endswith("`/dealers-choice` or `/badugi`")
     assert seen["help"] == [
@@ -300,6 +300,12 @@ ALLOWED = {
     " contract by name: each is a parameter of the command",
     "bench/requests.py": "the requests benchmark's targets of the games issue 11 measured",
     "bench/evaluators.py": "the evaluator benchmark's rows, one per ranking it times",
+    # the pure tournament package (issue 20) names the six games a tournament deals, with
+    # issue 20's `stud8` for Stud Hi-Lo, and their level kinds; it is wired to the tables
+    # (and these lists to the registry) by the tournament's integration
+    "bot/tournament/config.py": "the tournament's games and their seats (issue 20 item 1)",
+    "bot/tournament/structure.py": "the tournament's games and their level kinds",
+    "bot/tournament/presets.py": "the presets' level kinds",
 }
 """Modules that may write out several games' keys together, and why."""
 

@@ -46,10 +46,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 
+from bot import games as registry
 from bot.engine.hands import high_score, low8_score, low_score, omaha_high_score
 from bot.engine.hands.low8 import omaha_low8_score
 
-GAMES = ("holdem", "omaha", "stud", "razz")
+GAMES = (*registry.keys(family="flop"), *registry.keys(family="stud"))
 EXACT_LIMIT = 60_000
 """Stud and Razz: runouts enumerated one by one up to this many (6th street heads-up is
 1,560; 5th street heads-up already ~670,000)."""
@@ -97,7 +98,7 @@ class Runout:
 
     @property
     def flop_game(self) -> bool:
-        return self.game in ("holdem", "omaha")
+        return registry.family_of(self.game) == "flop"
 
     def deck(self) -> list[int]:
         known = {*self.board, *self.dead, *(c for h in self.cards for c in h)}

@@ -10,12 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from bot import games as registry
 from bot.league.figures import GUTS_GAMES
 from bot.league.hand_record import HandRecordError, read_hand
 from bot.league.pokerstars import SEPARATOR, Context, to_pokerstars
 from bot.store.stat_hands import HandRow
 
-DEFAULT_MAX_SEATS = {"holdem": 9, "omaha": 9, "stud": 8, "razz": 8}
+#: A table's seats when its history does not say (the engines' most players: 9 at the flop
+#: games, 8 at the stud games).
+FAMILY_SEATS = {"flop": 9, "stud": 8}
+DEFAULT_MAX_SEATS = {
+    g.key: FAMILY_SEATS[g.family] for g in registry.games() if g.family in FAMILY_SEATS
+}
 
 
 def table_name(table_id: int) -> str:

@@ -34,10 +34,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bot import games as registry
 from bot.league.equity import Pot, Runout, expected_chips
 from bot.league.hand_record import Act, Deal, HandRecord, HandRecordError, read_hand
 
-GUTS_GAMES = frozenset({"zoot", "wheelers"})
+GUTS_GAMES = frozenset(registry.keys(family="guts"))
 
 
 @dataclass(frozen=True, slots=True)

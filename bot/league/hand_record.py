@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import games as registry
 from bot.engine.cards import RANK_CHARS, SUIT_CHARS
 
 FLOP_GAMES = {"T": "holdem", "O": "omaha"}
@@ -142,7 +143,7 @@ class HandRecord:
 
     @property
     def stud(self) -> bool:
-        return self.game in ("stud", "razz")
+        return registry.family_of(self.game) == "stud"
 
     @property
     def acts(self) -> list[Act]:
@@ -320,7 +321,7 @@ def read_hand_data(data: Mapping[str, Any]) -> HandRecord:
     n = len(starting)
     if n < 2:
         raise HandRecordError("a hand needs two players")
-    stud = head["game"] in ("stud", "razz")
+    stud = registry.family_of(head["game"]) == "stud"
     names = data.get("players", [f"p{i + 1}" for i in range(n)])
     if not isinstance(names, list) or len(names) != n:
         raise HandRecordError("field 'players' must name every player")

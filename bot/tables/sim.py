@@ -25,7 +25,7 @@ from bot.tables.service import TableService
 SIM_GUILD = 1
 """The league the simulations play in (computer players: user ids -1, -2, ...)."""
 
-GUTS_GAMES = frozenset({"zoot", "wheelers"})
+GUTS_GAMES = frozenset(registry.keys(family="guts"))
 """Games without betting rounds: their hands do not count in the entered shares."""
 
 VOLUNTARY = frozenset({"call", "complete", "bet", "raise"})
