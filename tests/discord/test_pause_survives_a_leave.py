@@ -111,6 +111,6 @@ async def test_item19_a_kick_that_ends_the_hand_while_paused_deals_nothing_until
                 world.alice, world.channel, "table", {"user": kicked}, subcommand="kick"
             )
         ).response()
-        assert not done.ephemeral and "leaves" in done.content, done.content
+        assert not done.ephemeral and "is removed from table" in done.content, done.content
         await deals_nothing_until_resumed(world, bot, tid, kicked, [winner, folder])
     assert_all_acknowledged(world)
