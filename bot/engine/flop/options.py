@@ -130,6 +130,10 @@ class ActionOptions(FlopState):
             reason = "the hand has not started"
         elif self.street == OVER:
             reason = "the hand is over"
+        elif self.choice == "runout":
+            reason = "no more betting: the players still in choose Once or Twice"
+        elif self.choice == "show":
+            reason = "the pot is won: its winner shows or mucks"
         elif not self.actors or self.seat_ids[self.actors[0]] != seat:
             reason = "it is not your turn"
         if reason is not None:
@@ -243,8 +247,12 @@ class ActionOptions(FlopState):
         return p, None
 
     def default_action(self, seat: int) -> Action:
-        """The timeout action: check when free, else fold."""
+        """The timeout action: check when free, else fold; in a decision outside the
+        betting, its default (run the board once; an uncontested winner mucks)."""
         p = self.position(seat)
+        if self.choice is not None and p in self.choices:
+            kind = "once" if self.choice == "runout" else "muck"
+            return Action(seat, kind, timed_out=True)
         if self.actors and self.actors[0] == p and self.bets[p] >= self.top:
             return Action(seat, "check", timed_out=True)
         return Action(seat, "fold", timed_out=True)
