@@ -135,6 +135,7 @@ class TableViewing:
             verifiable=live.verifiable,
             **_commitment(live),
             closing=live.closing if live.status == "closed" else None,
+            house=fam.house_info() if live.status != "closed" else None,
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -218,6 +219,7 @@ class TableViewing:
             announcements=tuple(step.announcements),
             results=tuple(step.results),
             results_after=tuple(step.results_after),
+            rabbit_hand=step.rabbit_hand,
         )
 
     async def view(self, table_id: int) -> TableView:
