@@ -35,7 +35,8 @@ from bot.render.text import (
 )
 from bot.render.text import game_title as title_of
 from bot.tables.stud import STUD_GAMES
-from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
+from cogs._house import HOUSE_LABELS, add_house_buttons, choice_line, house_lines
+from cogs._ids import FLOP_ACTIONS, HOUSE_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 from cogs._mixed import add_game_select, mixed_lines
 from cogs._mixed import title as mixed_title
@@ -92,6 +93,7 @@ BUTTON_LABELS: dict[str, str] = {
     "bet": "Bet",
     "raise": "Raise",
     "big_bet": "Big bet",
+    **HOUSE_LABELS,
 }
 COLOURS = {
     "open": discord.Colour.blurple(),
@@ -217,6 +219,11 @@ _RULE_WORDS: dict[tuple[str, str], str] = {
     ("bb_ante", "on"): "The big blind posts **one ante for the table**",
     ("split", "high"): "Split: **high only**, the best high hand wins",
     ("split", "hi-lo"): "Split: **high-low**, eight or better for low",
+    # what home games play (docs/rules.md 6.17-6.22)
+    ("straddle", "under-the-gun"): "Straddle: **under the gun**, twice the big blind, acts last",
+    ("straddle", "button"): "Straddle: **on the button** (Mississippi), acts last",
+    ("run_it_twice", "ask"): "All in before the river: **run it twice** if everyone agrees",
+    ("rabbit_hunt", "off"): "Rabbit hunt: **off**",
 }
 _RULE_LABELS: dict[str, str] = {
     "ante": "Ante",
@@ -229,6 +236,8 @@ _RULE_LABELS: dict[str, str] = {
     "max_players": "Seats",
     "limits": "Fixed limits (small bet/big bet)",
     "min_bet": "Smallest bet and raise",
+    "bomb_pot_every": "Bomb pot",
+    "seven_deuce": "Seven-deuce (each player pays a shown 7-2 offsuit winner)",
 }
 
 
@@ -289,9 +298,11 @@ def table_embed(view: TableView) -> discord.Embed:
         lines.append(f"Next {word.lower()} {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
-    if view.community:
+    house = house_lines(view)  # a straddle offered, a bomb pot next, two boards
+    if view.community and not (view.house is not None and view.house.boards):
         what = "Board" if view.game in FLOP_GAMES else "Community card"
         lines.append(f"{what}: {cards_text(view.community)}")
+    lines += house
     if view.practice:
         lines.append("Practice table: computer players, play chips; no league chips move.")
     if view.status == "closed":
@@ -397,6 +408,7 @@ def table_components(view: TableView) -> discord.ui.View:
             ("wait_blind", discord.ButtonStyle.secondary),
         ):
             ui.add_item(_button(view.version, view.table_id, action, style=style, row=4))
+    add_house_buttons(ui, view)  # Straddle / No straddle (cogs/_house.py)
     add_game_select(ui, view)  # a dealer's-choice table between hands
     return ui
 
@@ -561,6 +573,9 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
         pass  # the message's content says the table closed; nothing is left to do
     elif any(o.allowed for o in pv.options):
         notes = [option_note(o) for o in pv.options if o.allowed]
+        why = choice_line({o.kind for o in pv.options if o.allowed})
+        if why is not None:
+            notes = [why]  # Once / Twice, Show / Muck: the buttons below say the rest
         notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
         if pv.deadline is not None:
             # only to a player who may act now: the others' DMs are not edited on each
@@ -582,11 +597,15 @@ def private_components(pv: PrivateView) -> discord.ui.View:
     """Lay down / Play on / discard menu, for Zoot and Wheelers (Razz acts on the table)."""
     ui = discord.ui.View(timeout=None)
     options = {o.kind: o for o in pv.options}
-    for kind in ("lay_down", "play_on"):
+    for kind in ("lay_down", "play_on", *HOUSE_ACTIONS):
         option = options.get(kind)
         if option is None:
             continue
-        style = discord.ButtonStyle.danger if kind == "lay_down" else discord.ButtonStyle.success
+        style = (
+            discord.ButtonStyle.danger
+            if kind in ("lay_down", "muck", "once")
+            else discord.ButtonStyle.success
+        )
         ui.add_item(
             _button(
                 pv.version,

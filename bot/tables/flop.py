@@ -191,7 +191,8 @@ class FlopFamily(HouseTable, BettingFamily):
             out.append(("run_it_twice", r.run_it_twice, rows["run_it_twice"][1]))
         if r.bomb_pot_every:
             kind = "double board" if r.bomb_pot_double_board else "one board"
-            out.append(("bomb_pot_every", f"{r.bomb_pot_every}, ante {r.bomb_ante}, {kind}", ""))
+            every = f"every {r.bomb_pot_every} hands, ante {r.bomb_ante}, {kind}"
+            out.append(("bomb_pot_every", every, rows["bomb_pot_every"][1]))
         if r.seven_deuce:
             out.append(("seven_deuce", str(r.seven_deuce), rows["seven_deuce"][1]))
         if not r.rabbit_hunt:
@@ -340,7 +341,11 @@ class FlopFamily(HouseTable, BettingFamily):
         offer = self.straddle_offer
         if bomb is None and offer is not None and offer.get("choice"):
             seat = self._straddle_seat(seats, button, dead_small=dead_small, posts=posts)
-            if seat == offer["seat"] and stacks.get(seat, 0) > self.rules.straddle_amount:
+            if (
+                seat is not None
+                and seat == offer["seat"]
+                and stacks.get(seat, 0) > self.rules.straddle_amount
+            ):
                 straddle = seat
         hand = FlopHand(
             self.rules,

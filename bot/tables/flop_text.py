@@ -7,21 +7,30 @@ are said in :mod:`bot.tables.house_text`, asked first.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.engine.events import Event
+from bot.engine.flop import FlopHand, FlopRules
 from bot.render.text import format_chips as _c
 from bot.render.text import hand_name_text
 from bot.tables.games import NameOf, _cards_text
 from bot.tables.house_text import board_result_lines, describe_house, seven_deuce_lines
 
-if TYPE_CHECKING:
-    from bot.tables.flop import FlopFamily
+
+class FlopTable(Protocol):
+    """What the words need of a table (:class:`bot.tables.flop.FlopFamily`)."""
+
+    @property
+    def engine(self) -> FlopHand | None: ...
+
+    @property
+    def rules(self) -> FlopRules: ...
+
 
 BOARD_WORDS = {"flop": "Flop", "turn": "Turn", "river": "River"}
 
 
-def describe_event(fam: FlopFamily, event: Event, name: NameOf) -> str | None:
+def describe_event(fam: FlopTable, event: Event, name: NameOf) -> str | None:
     """A public sentence for a public event of a Hold'em or Omaha hand, or None."""
     if not event.public:
         return None
@@ -90,7 +99,7 @@ def describe_event(fam: FlopFamily, event: Event, name: NameOf) -> str | None:
     return None
 
 
-def hand_result_text(fam: FlopFamily, events: Sequence[Event], name: NameOf) -> str | None:
+def hand_result_text(fam: FlopTable, events: Sequence[Event], name: NameOf) -> str | None:
     """The result of a hand whose end these events are (None: they do not end it)."""
     if not any(e.kind == "hand_over" for e in events):
         return None
@@ -100,7 +109,7 @@ def hand_result_text(fam: FlopFamily, events: Sequence[Event], name: NameOf) -> 
     if hand is not None and hand.board and not multi and any(e.kind == "show" for e in events):
         lines.append(f"Board: {_cards_text([str(c) for c in hand.board])}")
     lines += [
-        f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])} — {_shown_name(e.data)}"
+        f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])} — {_boards_name(e.data, hand)}"
         for e in events
         if e.kind == "show"
     ]
@@ -136,6 +145,15 @@ def hand_result_text(fam: FlopFamily, events: Sequence[Event], name: NameOf) -> 
     return "\n".join(lines)
 
 
+def _boards_name(d: Mapping[str, Any], hand: Any) -> str:
+    """A shown hand's name; on two boards (runs) what it makes on each."""
+    boards = d.get("boards")
+    if not boards or hand is None:
+        return _shown_name(d)
+    word = "run" if hand.runs > 1 else "board"
+    return "; ".join(f"{word} {b}: {_shown_name(x)}" for b, x in enumerate(boards, 1))
+
+
 def _shown_name(d: Mapping[str, Any]) -> str:
     text = hand_name_text(str(d["high"]))
     if "low" in d:
@@ -157,12 +175,16 @@ def _award_tail(d: Mapping[str, Any]) -> str:
 
 
 def _award_lines(
-    awards: Sequence[Mapping[str, Any]], name: NameOf, *, merged: bool = False, half: bool = False
+    awards: Sequence[Mapping[str, Any]],
+    name: NameOf,
+    *,
+    merged: bool = False,
+    of_board: bool = False,
 ) -> list[str]:
     """One line per pot: who takes it, or each of its halves, or who splits them.
     ``merged``: there were side pots, and pots with the same winners are awarded as one
-    (the engine's order), so a single award is "the pots". ``half``: the awards of one of
-    two boards (runs): each pot is its half ("Half the pot (505): Ann wins it").
+    (the engine's order), so a single award is "the pots". ``of_board``: the awards of
+    one of two boards (runs): each pot is its half ("Half the pot (505): Ann wins it").
 
     >>> names = {1: "Ann", 2: "Bob", 3: "Cy"}.__getitem__
     >>> _award_lines([{"pot": 0, "seat": 1, "amount": 90}], names)
@@ -204,7 +226,7 @@ def _award_lines(
         pot = _pot_name(k).capitalize() if several or k else "The pot"
         if merged and not several:
             pot = "The pots"
-        if half:
+        if of_board:
             pot = "Half " + ("of " if pot.startswith("Side") else "") + pot[0].lower() + pot[1:]
         lines.append(f"{pot} ({_c(total)}): " + "; ".join(parts))
     return lines

@@ -211,7 +211,7 @@ class HouseTable:
             word = "Run" if hand.runs > 1 else "Board"
             boards = tuple((f"{word} {b + 1}", tuple(cards)) for b, cards in enumerate(hand.boards))
         offer = self.straddle_offer
-        bomb = self._bomb_for_next() if hand is None or hand.is_over else None
+        bomb = self._bomb_for_next()  # the next hand's, also shown while one is played
         seat = straddling = None
         if offer is not None and (hand is None or hand.is_over):
             if offer.get("choice") is None:

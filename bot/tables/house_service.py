@@ -66,10 +66,17 @@ class TableHouse:
     _may_manage: Callable[[LiveTable, int, bool], None]
 
     async def set_house(
-        self, table_id: int, actor_id: int, changes: Mapping[str, Any], *, may_manage: bool
+        self,
+        table_id: int,
+        actor_id: int,
+        changes: Mapping[str, Any],
+        *,
+        may_manage: bool,
+        quiet: bool = False,
     ) -> tuple[TableView, list[tuple[str, str]]]:
         """The host (or a manager) changes house options; they apply from the next hand
-        (the hand being played keeps its own). Returns the view and what changed."""
+        (the hand being played keeps its own). Returns the view and what changed.
+        ``quiet``: the caller announces it (``/table house``'s public answer)."""
         holder: dict[str, list[tuple[str, str]]] = {}
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
@@ -81,7 +88,8 @@ class TableHouse:
                 raise IllegalAction("those are the table's house rules already")
             holder["changed"] = changed
             text = f"House rules from the next hand: {change_words(changed)}"
-            step.announcements.append(text)
+            if not quiet:
+                step.announcements.append(text)
             live.recent.append(text)
             del live.recent[:-RECENT]
             if live.pending == "next_hand" and not live.family.hand_running:
@@ -99,8 +107,10 @@ class TableHouse:
         ante: int | None,
         double_board: bool | None,
         may_manage: bool,
+        quiet: bool = False,
     ) -> TableView:
-        """The host (or a manager) makes the next hand a bomb pot (``/table bomb-pot``)."""
+        """The host (or a manager) makes the next hand a bomb pot (``/table bomb-pot``;
+        ``quiet``: its public answer announces it)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             self._may_manage(live, actor_id, may_manage)
@@ -110,7 +120,8 @@ class TableHouse:
             later = bool(info is not None and getattr(info, "bomb_later", False))
             when = "The next Hold'em or Omaha hand" if later else "The next hand"
             text = f"{when} is a bomb pot: {words}"
-            step.announcements.append(text)
+            if not quiet:
+                step.announcements.append(text)
             live.recent.append(text)
             del live.recent[:-RECENT]
             if live.pending == "next_hand" and not live.family.hand_running:

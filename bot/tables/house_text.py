@@ -81,7 +81,7 @@ def board_result_lines(
     for b, cards in enumerate(boards, 1):
         lines.append(f"{word} {b}: {_cards_text(list(cards))}")
         mine = [a for a in awards if int(a.get("board", 1)) == b]
-        lines += award_lines(mine, name, half=True)
+        lines += award_lines(mine, name, of_board=True)
     return lines
 
 

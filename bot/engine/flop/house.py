@@ -110,8 +110,9 @@ class HouseRules(FlopState):
         self.actors = []
         out.append(Event("show_ask", {"seat": self.seat_ids[winner]}))
 
-    def _choose(self, action: Action) -> list[Event]:
-        """Do one choice of the decision the hand waits for (typed refusals otherwise)."""
+    def _check_choice(self, action: Action) -> int:
+        """The position of a legal choice in the decision the hand waits for; the typed
+        refusal otherwise."""
         choice = self.choice
         assert choice is not None
         kind = action.kind
@@ -126,6 +127,14 @@ class HouseRules(FlopState):
             raise NotYourTurn(f"only {who} choose now")
         if self.choices[p] is not None:
             raise IllegalAction(f"you already chose {self.choices[p]}")
+        return p
+
+    def _choose(self, action: Action) -> list[Event]:
+        """Do one choice of the decision the hand waits for (typed refusals otherwise)."""
+        choice = self.choice
+        assert choice is not None
+        p = self._check_choice(action)
+        kind = action.kind
         self.choices[p] = kind
         seat = self.seat_ids[p]
         out: list[Event] = []

@@ -23,6 +23,7 @@ The rules (Robert's Rules of Poker, RRP; docs/rules.md 6.5-6.7, 6.15):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from bot.engine.actions import Action, ActionOption
@@ -50,6 +51,7 @@ class ActionOptions(FlopState):
     _pos: dict[int, int] | None
     _half: bool
     _check_kinds: tuple[str, ...]
+    _check_choice: Callable[[Action], int]
 
     def position(self, seat: int) -> int:
         pos = self._pos
@@ -213,7 +215,10 @@ class ActionOptions(FlopState):
     def can(self, action: Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is refused."""
         try:
-            self._check(action)
+            if self.choice is not None:
+                self._check_choice(action)  # Once/Twice, Show/Muck (house.py)
+            else:
+                self._check(action)
         except GameError as exc:
             return exc.message
         return None
