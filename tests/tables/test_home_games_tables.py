@@ -6,7 +6,7 @@ holds; every refusal changes nothing, deadline included."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,28 +21,10 @@ from bot.tables.flop import FlopFamily
 from bot.tables.house import RUNOUT_SECONDS, SHOW_SECONDS, STRADDLE_SECONDS
 
 from .conftest import ALICE, BOB, CAROL, GUILD, Clock, Recorder, seeded
-from .stacked import StackedRng
+from .stacked import stacked_hands
 
 DAVE = 24
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
-
-
-def stacked_hands(*hands: tuple[str, str], seed: int = 5) -> Callable[[], random.Random]:
-    """An rng factory dealing ``hands`` (cards, draw for the button) one per hand, then
-    seeded shuffles (the service's first call is its computer players' rng)."""
-    master = random.Random(seed)
-    queue: Iterator[tuple[str, str]] = iter(hands)
-    calls = [0]
-
-    def factory() -> random.Random:
-        calls[0] += 1
-        nxt = next(queue, None) if calls[0] > 1 else None
-        if nxt is None:
-            return random.Random(master.getrandbits(64))
-        cards, draw = nxt
-        return StackedRng(cards, draw=draw, seed=master.getrandbits(32))
-
-    return factory
 
 
 async def _service(
