@@ -448,3 +448,85 @@ async def test_rabbit_hunt_off_gives_no_rabbit(
     assert not [p for p in recorder.published if p.rabbit_hand]
     with pytest.raises(IllegalAction):
         await service.rabbit(tid, 1)
+
+
+# ----------------------------------------------------------- dealer's choice, Razz
+
+
+async def test_dealers_choice_house_options_apply_to_its_holdem_and_omaha_games(
+    service: TableService,
+) -> None:
+    from bot.tables.mixed import MixedFamily
+
+    view = await service.open_table(
+        guild_id=GUILD,
+        channel_id=917,
+        host_id=ALICE,
+        host_name="Alice",
+        game="dealers-choice",
+        options={"games": "holdem omaha razz", "straddle": "button", "seven_deuce": 10},
+    )
+    fam = service._tables[view.table_id].family
+    assert isinstance(fam, MixedFamily)
+    holdem, omaha, razz = fam.rules
+    assert holdem["straddle"] == "button" and holdem["seven_deuce"] == 10
+    assert omaha["straddle"] == "button" and omaha["seven_deuce"] == 0  # Hold'em's rule
+    assert "straddle" not in razz
+    _, changed = await service.set_house(
+        view.table_id, ALICE, {"run_it_twice": "ask"}, may_manage=False
+    )
+    assert changed == [("run_it_twice", "ask")]
+    assert fam.rules[0]["run_it_twice"] == "ask" and fam.rules[1]["run_it_twice"] == "ask"
+    bomb = await service.bomb_pot(
+        view.table_id, ALICE, ante=20, double_board=False, may_manage=False
+    )
+    assert "The next Hold'em or Omaha hand is a bomb pot" in bomb.recent[-1]
+    # a restart keeps the options of the games
+    await service.stop_service()
+    await service.start_service()
+    again = service._tables[view.table_id].family
+    assert isinstance(again, MixedFamily)
+    assert again.rules[0]["run_it_twice"] == "ask" and again.bomb_next == {
+        "ante": 20,
+        "double_board": False,
+    }
+
+
+async def test_dealers_choice_bomb_pot_is_dealt_at_its_next_holdem_hand(
+    store: Store, clock: Clock, recorder: Recorder
+) -> None:
+    service = await _service(store, clock, recorder, seeded(12))
+    view = await service.open_table(
+        guild_id=GUILD,
+        channel_id=918,
+        host_id=ALICE,
+        host_name="Alice",
+        game="dealers-choice",
+        options={"games": "holdem omaha"},
+    )
+    tid = view.table_id
+    for uid in (BOB, CAROL):
+        await service.join(tid, uid, NAMES[uid])
+    await service.start(tid, ALICE)
+    await service.bomb_pot(tid, ALICE, ante=25, double_board=True, may_manage=False)
+    await _fold_around(service, tid)
+    clock.now += 120  # the next dealer's pick runs out: Hold'em again
+    assert await service.tick(tid)
+    fam = service._tables[tid].family
+    hand = fam.engine
+    assert isinstance(hand, FlopHand) and hand.bomb == 25 and len(hand.boards) == 2
+    await _wallets_match(service, store, tid)
+
+
+async def test_house_options_and_bomb_pots_are_refused_at_a_razz_table(
+    service: TableService,
+) -> None:
+    view = await service.open_table(
+        guild_id=GUILD, channel_id=919, host_id=ALICE, host_name="Alice", game="razz"
+    )
+    before = await service.view(view.table_id)
+    with pytest.raises(InvalidConfig, match="no house options"):
+        await service.set_house(view.table_id, ALICE, {"straddle": "button"}, may_manage=False)
+    with pytest.raises(InvalidConfig, match="Hold'em and Omaha"):
+        await service.bomb_pot(view.table_id, ALICE, ante=5, double_board=None, may_manage=False)
+    assert await service.view(view.table_id) == before
