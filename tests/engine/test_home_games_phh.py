@@ -311,3 +311,32 @@ def test_a_bomb_pot_history_with_a_bet_before_the_flop_is_refused() -> None:
     bet = text[:first_board] + "'p1 cbr 20', " + text[first_board:]
     with pytest.raises(PHHError, match="no betting before the flop"):
         replay_flop_phh_text(bet)
+
+
+def test_verifiable_hands_run_twice_or_on_two_boards_verify_against_their_seed() -> None:
+    """A verifiable table deals from its seed's deck: the second run and the second board
+    are the deck's next cards, as ``python -m bot verify`` recomputes them."""
+    from bot.engine.shuffle import commitment, new_seed, seed_deck
+    from bot.engine.verify import verify_text, with_shuffle_fields
+
+    rules = FlopRules(small_blind=5, big_blind=10, run_it_twice="ask")
+    checked = 0
+    for k in range(40):
+        seed = new_seed()
+        kwargs: dict[str, Any] = {"bomb": 10, "boards": 2} if k % 2 else {}
+        hand = FlopHand(rules, [(1, 300), (2, 300), (3, 300)], 3, deck=seed_deck(seed), **kwargs)
+        hand.start()
+        rng = random.Random(k)
+        while not hand.is_over:
+            if hand.choice == "runout":
+                for seat in sorted(hand.to_act()):
+                    hand.apply(Action(seat, "twice"))
+                continue
+            (seat,) = hand.to_act()
+            hand.apply(choose(hand, seat, rng, "loose"))
+        text = with_shuffle_fields(hand_to_phh(hand), commitment=commitment(seed), seed=seed)
+        verdict = verify_text(text)
+        assert verdict.matches, verdict.sentence()
+        if hand.runs == 2 or len(hand.boards) == 2:
+            checked += 1
+    assert checked >= 20

@@ -530,3 +530,44 @@ async def test_house_options_and_bomb_pots_are_refused_at_a_razz_table(
     with pytest.raises(InvalidConfig, match="Hold'em and Omaha"):
         await service.bomb_pot(view.table_id, ALICE, ante=5, double_board=None, may_manage=False)
     assert await service.view(view.table_id) == before
+
+
+async def test_straddle_offer_survives_a_restart_and_a_double_click_is_refused(
+    store: Store, clock: Clock, recorder: Recorder
+) -> None:
+    service = await _service(store, clock, recorder, seeded(3))
+    tid = await _table(service, 920, (ALICE, BOB, CAROL, DAVE), straddle="under-the-gun")
+    await service.start(tid, ALICE)
+    await _fold_around(service, tid)
+    offered = (await service.view(tid)).house
+    assert offered is not None and offered.straddle_seat is not None
+    await service.stop_service()
+    again = await _service(store, clock, recorder, seeded(4))
+    view = await again.view(tid)
+    assert view.house == offered and view.deadline is not None
+    uid = next(s.user_id for s in view.seats if s.seat == offered.straddle_seat)
+    await again.straddle(tid, uid, yes=True, after_hand=1)
+    with pytest.raises(IllegalAction, match="already chose"):
+        await again.straddle(tid, uid, yes=True, after_hand=1)
+    await _next_hand(again, clock, tid)
+    assert _engine(again, tid).straddle_pos is not None
+    await again.stop_service()
+
+
+async def test_run_it_twice_a_second_click_is_refused_and_the_window_stays(
+    store: Store, clock: Clock, recorder: Recorder
+) -> None:
+    service = await _service(store, clock, recorder, stacked_hands((ALL_IN, DRAW)))
+    tid = await _table(service, 921, (ALICE, BOB, CAROL), run_it_twice="ask")
+    await _all_in_preflop(service, tid)
+    await service.act(tid, CAROL, "twice")
+    before = await service.view(tid)
+    with pytest.raises(IllegalAction, match="already chose twice"):
+        await service.act(tid, CAROL, "once")
+    assert await service.view(tid) == before
+    with pytest.raises(NotYourTurn):
+        await service.act(tid, BOB, "twice")  # folded: not asked
+    clock.now += RUNOUT_SECONDS
+    assert await service.tick(tid)  # the refused clicks left the timer alone
+    assert _engine(service, tid).is_over
+    await _wallets_match(service, store, tid)
