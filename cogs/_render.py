@@ -572,11 +572,12 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     if closed:
         pass  # the message's content says the table closed; nothing is left to do
     elif any(o.allowed for o in pv.options):
-        notes = [option_note(o) for o in pv.options if o.allowed]
         why = choice_line({o.kind for o in pv.options if o.allowed})
         if why is not None:
             notes = [why]  # Once / Twice, Show / Muck: the buttons below say the rest
-        notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
+        else:
+            notes = [option_note(o) for o in pv.options if o.allowed]
+            notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
         if pv.deadline is not None:
             # only to a player who may act now: the others' DMs are not edited on each
             # action (only changed private views are), so their countdown would go stale;

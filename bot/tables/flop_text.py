@@ -85,7 +85,7 @@ def describe_event(fam: FlopTable, event: Event, name: NameOf) -> str | None:
             return f"{who} calls {_c(d['amount'])}{tail}"
         return f"{who} {act}s{tail}"
     if k == "show":
-        return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {_shown_name(d)}"
+        return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {_boards_name(d, fam.engine)}"
     if k == "muck":
         return f"{name(d['seat'])} mucks"
     if k == "award":
@@ -93,7 +93,9 @@ def describe_event(fam: FlopTable, event: Event, name: NameOf) -> str | None:
             return None  # an empty pot: the uncalled big blind went back (the refund)
         if d.get("no_low"):
             return f"{name(d['seat'])} takes the whole pot (no low): {_c(d['amount'])}"
-        return f"{name(d['seat'])} wins {_c(d['amount'])}{_award_tail(d)}"
+        hand = fam.engine
+        board = "run" if hand is not None and hand.runs > 1 else "board"
+        return f"{name(d['seat'])} wins {_c(d['amount'])}{_award_tail(d, board)}"
     if k == "refund":
         return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
     return None
@@ -127,6 +129,10 @@ def hand_result_text(fam: FlopTable, events: Sequence[Event], name: NameOf) -> s
                 for k, pot in enumerate(pots)
             )
         )
+    if hand is not None and any(e.kind == "show_ask" for e in hand.log):
+        # the pot was won before its winner chose to show or muck (seven-deuce): the
+        # hand's result is the whole hand's
+        events = [*(e for e in hand.log if e.kind in ("award", "refund")), *events]
     awards = [e.data for e in events if e.kind == "award"]
     if len(awards) == 1 and not awards[0]["amount"]:
         # heads-up with a small blind of 0: the big blind's own chips were all the pot
@@ -165,8 +171,11 @@ def _pot_name(k: int) -> str:
     return "the main pot" if k == 0 else f"side pot {k}"
 
 
-def _award_tail(d: Mapping[str, Any]) -> str:
+def _award_tail(d: Mapping[str, Any], board: str = "board") -> str:
+    """What an award was for ("(side pot 1, high half)"; two boards: "(run 2)")."""
     parts = []
+    if "board" in d:
+        parts.append(f"{board} {d['board']}")
     if d.get("pot", 0):
         parts.append(_pot_name(int(d["pot"])))
     if "half" in d:

@@ -61,7 +61,7 @@ def describe_house(event: Event, name: NameOf) -> str | None:
         return f"{which} — {word}: {_cards_text(d['cards'])} ({_cards_text(d['board'])})"
     if k == "antes" and d.get("bomb"):
         paid = [a for a in d["amounts"] if a]
-        return "Bomb pot: " + bomb_words(max(paid, default=0), False)
+        return "Bomb pot: " + bomb_words(max(paid, default=0), d.get("boards", 1) == 2)
     if k == "muck" and d.get("uncontested"):
         return f"{name(int(d['seat']))} mucks"
     return None

@@ -320,6 +320,8 @@ async def test_seven_deuce_payment_in_the_ledger(world: World) -> None:
         assert reply.updated_message, reply.content
         result = await eventually(lambda: _result(world, "Seven-deuce:"), what="the result")
         assert "carol won with 7♣ 2♦ and is paid 50 (alice 25, bob 25)" in result.content
+        assert "carol shows 7♣ 2♦" in result.content
+        assert "The pot (25): carol wins it" in result.content
         async with bot.store.read() as tx:
             paid = await tx.entries(table_id=tid, kind="seven_deuce")
             ids = {(await tx.wallet(world.guild.id, u.id)).id: u.name for u in players}

@@ -392,6 +392,7 @@ async def test_seven_deuce_uncontested_show_is_paid_by_every_other_player_by_the
     assert wallets == {ALICE: 1000 - 5 - 25, BOB: 1000 - 10 - 25, CAROL: 1000 + 15 + 50}
     result = next(p.results[-1] for p in reversed(recorder.published) if p.results)
     assert "Seven-deuce: Carol won with 7♣ 2♦ and is paid 50 (Alice 25, Bob 25)" in result
+    assert "The pot (25): Carol wins it" in result  # the pot was won a step before
     await _wallets_match(service, store, tid)
 
 
@@ -406,6 +407,9 @@ async def test_seven_deuce_uncontested_muck_is_not_paid(
     await service.act(tid, BOB, "fold")
     clock.now += SHOW_SECONDS
     assert await service.tick(tid)  # the window ran out: mucked
+    result = next(p.results[-1] for p in reversed(recorder.published) if p.results)
+    assert "The pot (25): Carol wins it" in result and "shows" not in result
+    assert [p.rabbit_hand for p in recorder.published if p.rabbit_hand] == [1]
     async with store.read() as tx:
         assert not await tx.entries(table_id=tid, kind="seven_deuce")
     await _wallets_match(service, store, tid)

@@ -413,7 +413,8 @@ class FlopHand(ActionOptions, HouseRules):
         antes = [min(self.bomb, s) for s in self.stacks]
         moves = tuple(self._pay(p, a, "ante", bet=False) for p, a in enumerate(antes) if a)
         self.contrib = antes[:]
-        out.append(Event("antes", {"amounts": antes, "dead": False, "bomb": True}, None, moves))
+        data = {"amounts": antes, "dead": False, "bomb": True, "boards": len(self.boards)}
+        out.append(Event("antes", data, None, moves))
         top, cutoff = sorted(antes)[-1:-3:-1]
         if top > cutoff:  # an ante nobody else could match goes back in part (as pokerkit)
             out.append(self._refund(antes.index(top), top - cutoff))
