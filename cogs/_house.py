@@ -3,7 +3,8 @@ bot/tables/house.py and bot/engine/flop/house.py; no rule lives here):
 
 - the table message's lines of the house games (a straddle offered, the next hand a bomb
   pot, two boards) and its **Straddle** / **No straddle** buttons, for the seat offered
-  the next hand's straddle (anyone else's click is refused with why);
+  the next hand's straddle (anyone else's click is refused with why; that player's hand
+  DM has them too);
 - the hand DM's **Once** / **Twice** (run it twice) and **Show** / **Muck** (an uncontested
   winner at a seven-deuce table), private controls carrying the window's token as the guts
   games' do: a button of an earlier window is refused as stale;
@@ -48,8 +49,11 @@ CONTENT = 2000
 """Discord: characters of a message's content."""
 
 
-def house_hand(cid: CustomId) -> int:
-    """The hand a straddle or rabbit button belongs to (its ``h<hand>`` argument)."""
+def house_hand(cid: CustomId) -> int | None:
+    """The hand a straddle or rabbit button belongs to (its ``h<hand>`` argument; the hand
+    DM's Straddle has none: that message is edited as the offer changes)."""
+    if cid.arg is None and cid.action in ("straddle", "no_straddle"):
+        return None
     if cid.arg is None or not re.fullmatch(r"h(0|[1-9][0-9]{0,9})", cid.arg):
         raise BadCustomId("this button is damaged; use the table's newest message")
     return int(cid.arg[1:])
@@ -140,7 +144,12 @@ def straddle_refusal(view: TableView, user_id: int) -> str | None:
 
 
 def choice_line(kinds: set[str]) -> str | None:
-    """The hand DM's line above Once / Twice or Show / Muck."""
+    """The hand DM's line above Once / Twice, Show / Muck or Straddle / No straddle."""
+    if "straddle" in kinds:
+        return (
+            "Straddle the next hand (twice the big blind, you act last before the flop)?"
+            " **Straddle** or **No straddle**; no straddle when the time runs out."
+        )
     if "twice" in kinds:
         return (
             "All in: run the rest of the board **Once** or **Twice**? Twice only if everyone"
@@ -159,6 +168,7 @@ async def answer_rabbit(
 ) -> None:
     """The Rabbit button: the result post it is on now shows the rabbit, button gone."""
     hand = house_hand(cid)
+    assert hand is not None  # a rabbit button always names its hand
     cards: list[dict[str, Any]] = await service.rabbit(cid.table_id, hand)
     text = rabbit_text(hand, cards)
     message = interaction.message

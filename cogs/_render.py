@@ -598,15 +598,17 @@ def private_components(pv: PrivateView) -> discord.ui.View:
     """Lay down / Play on / discard menu, for Zoot and Wheelers (Razz acts on the table)."""
     ui = discord.ui.View(timeout=None)
     options = {o.kind: o for o in pv.options}
-    for kind in ("lay_down", "play_on", *HOUSE_ACTIONS):
+    for kind in ("lay_down", "play_on", *HOUSE_ACTIONS, "straddle", "no_straddle"):
         option = options.get(kind)
         if option is None:
             continue
         style = (
             discord.ButtonStyle.danger
-            if kind in ("lay_down", "muck", "once")
+            if kind in ("lay_down", "muck", "once", "no_straddle")
             else discord.ButtonStyle.success
         )
+        # the straddle's buttons are the next hand's, not a window's: no token
+        arg = None if kind in ("straddle", "no_straddle") else window_token(pv)
         ui.add_item(
             _button(
                 pv.version,
@@ -615,7 +617,7 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 style=style,
                 disabled=not option.allowed,
                 row=0,
-                arg=window_token(pv),
+                arg=arg,
             )
         )
     discard = options.get("discard")

@@ -85,6 +85,8 @@ CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
 read it back to edit it; Attach Files too when pictures are on (checked when opening)."""
 
 FOREIGN_TABLE = "That table belongs to another server."
+STRADDLE = ("straddle", "no_straddle")
+"""The next hand's straddle: on the table message and in the straddler's hand DM."""
 
 
 def _options(**values: Any) -> dict[str, Any]:
@@ -416,7 +418,8 @@ class TablesCog(
         # A click acts only on a table of the server it came from: a custom_id names a
         # table, and anyone can craft one. The hand DM's controls come from a DM (no
         # server); every other click must come from the table's own server.
-        in_dm = interaction.guild_id is None and cid.action in PRIVATE_ACTIONS
+        # the hand DM's controls (and its Straddle / No straddle) act from a DM
+        in_dm = interaction.guild_id is None and cid.action in (*PRIVATE_ACTIONS, *STRADDLE)
         if not in_dm and interaction.guild_id != await self._guild(tid):
             await refuse(interaction, FOREIGN_TABLE)
             return
@@ -475,11 +478,16 @@ class TablesCog(
         elif cid.action in ("post_blind", "wait_blind"):
             chosen = await service.post_blind(tid, uid, post=cid.action == "post_blind")
             await self._answer_table(interaction, chosen)
-        elif cid.action in ("straddle", "no_straddle"):
+        elif cid.action in STRADDLE:
             took = await service.straddle(
                 tid, uid, yes=cid.action == "straddle", after_hand=house_hand(cid)
             )
-            await self._answer_table(interaction, took)
+            message = interaction.message
+            if in_dm or (message is not None and message.flags.ephemeral):
+                # the hand DM's buttons (or My hand's): that message shows the choice made
+                await self._answer_private(interaction, await service.private_view(tid, uid))
+            else:
+                await self._answer_table(interaction, took)
         elif cid.action == "hand":
             await self._send_private(interaction, await service.private_view(tid, uid))
         elif cid.action in RAZZ_ACTIONS:

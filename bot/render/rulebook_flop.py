@@ -177,9 +177,9 @@ FLOP_HOUSE = Part(
         Rule(
             "6.18",
             "**Straddle** (`straddle`: `under-the-gun`, the player after the big blind, or "
-            "`button`): before the deal that player gets **Straddle** / **No straddle** on "
-            "the table message (10 seconds; no straddle when the time runs out, a choice "
-            "deals at once). A straddle is a live blind raise of **twice the big blind**: "
+            "`button`): before the deal that player gets **Straddle** / **No straddle** in "
+            "their hand DM and on the table message (10 seconds; no straddle when the time "
+            "runs out, a choice deals at once). A straddle is a live blind raise of **twice the big blind**: "
             "the straddler acts **last before the flop**, the price is the straddle and the "
             "smallest raise is one straddle more (no-limit, pot-limit); in fixed limit it "
             "is the round's first raise and counts toward the cap. Under the gun, the "

@@ -429,6 +429,9 @@ class FlopFamily(HouseTable, BettingFamily):
         ]
 
     def options(self, seat: int) -> list[ActionOption]:
+        straddle = self.straddle_options(seat)  # between hands: the next hand's straddle
+        if straddle:
+            return straddle + [ActionOption(k, False, "no hand is being played") for k in KINDS]
         hand = self.engine
         if hand is None or seat not in hand.seat_ids:
             return [ActionOption(k, False, "you are not in this hand") for k in KINDS]

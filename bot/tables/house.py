@@ -158,6 +158,18 @@ class HouseTable:
             return None  # a dead button: nobody sits there to straddle
         return None if seat in posts else seat
 
+    def straddle_options(self, seat: int) -> list[ActionOption]:
+        """Straddle / No straddle, for the seat offered the next hand's straddle (its hand
+        DM has the buttons too), between hands."""
+        offer = self.straddle_offer
+        hand = self.engine
+        if offer is None or offer.get("choice") is not None or offer.get("seat") != seat:
+            return []
+        if hand is not None and not hand.is_over:
+            return []
+        amount = self.rules.straddle_amount
+        return [ActionOption("straddle", True, amount=amount), ActionOption("no_straddle", True)]
+
     def straddle_where(self) -> str:
         return "on the button" if self.rules.straddle == "button" else "under the gun"
 

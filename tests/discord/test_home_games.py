@@ -418,3 +418,38 @@ async def test_table_house_by_the_host_changes_options_from_the_next_hand(world:
         assert again.ephemeral and "already" in again.content
         view = await service.view(tid)
         assert ("seven_deuce", "10") in [(n, v) for n, v, _ in view.rules]
+
+
+async def test_straddle_buttons_in_the_straddlers_hand_dm_too(world: World) -> None:
+    players = world.players
+    async with table_bot(world, autostart_delay=0.3) as bot:
+        service = bot.service
+        assert service is not None
+        table = await open_table(world, "holdem", {"straddle": "button"}, players)
+        tid = await _tid(bot, world)
+        await _click(world, world.alice, table, "Start")
+        await _act_until(world, bot, table, tid, players, _fold, hand=1)
+        view = await _until(lambda: service.view(tid), _offered, what="the straddle offer")
+        straddler = next(u for u in players if u.id == _user_of(view, view.house.straddle_seat))
+        dm = await eventually(
+            lambda: (
+                hand_dm(world, straddler)
+                if "Straddle" in [b["label"] for b in hand_dm(world, straddler).buttons()]
+                else None
+            ),
+            what="the Straddle button in the DM",
+        )
+        assert "Straddle the next hand" in str(dm.embeds[0])
+        others = [u for u in players if u is not straddler]
+        assert all(
+            "Straddle" not in [b["label"] for b in hand_dm(world, u).buttons()] for u in others
+        )
+        reply = await (await world.fake.click_label(straddler, dm, "Straddle")).response()
+        assert reply.updated_message, reply.content
+        playing = await eventually(lambda: _hand_of(service, tid, 2), what="hand 2")
+        assert playing.seats_bet[straddler.id] == 20
+        await eventually(
+            lambda: f"{straddler.name} straddles 20" in (field(table, "Recent") or ""),
+            what="the straddle said",
+        )
+        await wallets_match_the_table(bot, world, tid)
