@@ -78,6 +78,8 @@ PUBLIC_COMMANDS = frozenset(
         "table kick",
         "table pause",
         "table resume",
+        "table house",  # what home games play: announced to the table
+        "table bomb-pot",
         "night start",
         "night end",
         "night show",

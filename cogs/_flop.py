@@ -59,6 +59,23 @@ SPLIT = [
     app_commands.Choice(name="high", value="high"),
     app_commands.Choice(name="hi-lo", value="hi-lo"),
 ]
+HOUSE_OPTION_HELP: dict[str, str] = {
+    "straddle": "a Straddle button before the deal: twice the big blind, acting last (default off)",
+    "run_it_twice": "ask: all in before the river, everyone still in may run the board twice",
+    "bomb_pot_every": "every N-th hand is a bomb pot: all ante, the hand starts on the flop",
+}
+"""What home games play (issue 18 items 11-14), options of /holdem, /omaha and
+/dealers-choice (Discord: at most 100 characters each)."""
+SEVEN_DEUCE_HELP = "Hold'em: a pot won with 7-2 offsuit, shown, is paid this by each other player"
+STRADDLE = [
+    app_commands.Choice(name="off", value="off"),
+    app_commands.Choice(name="under-the-gun", value="under-the-gun"),
+    app_commands.Choice(name="button", value="button"),
+]
+RUN_IT_TWICE = [
+    app_commands.Choice(name="off", value="off"),
+    app_commands.Choice(name="ask", value="ask"),
+]
 SIZE_LABELS = {
     "min": "Min",
     "½ pot": "½ pot",
@@ -185,9 +202,13 @@ class FlopTables:
     @app_commands.describe(
         betting="no-limit (default), pot-limit or fixed-limit",
         **FLOP_OPTION_HELP,
+        **HOUSE_OPTION_HELP,
+        seven_deuce=SEVEN_DEUCE_HELP,
         **PRACTICE_OPTION_HELP,
     )
-    @app_commands.choices(betting=BETTING, showdown_reveal=REVEAL)
+    @app_commands.choices(
+        betting=BETTING, showdown_reveal=REVEAL, straddle=STRADDLE, run_it_twice=RUN_IT_TWICE
+    )
     async def holdem(
         self,
         interaction: discord.Interaction,
@@ -198,6 +219,10 @@ class FlopTables:
         bb_ante: bool | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        straddle: str | None = None,
+        run_it_twice: str | None = None,
+        bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
+        seven_deuce: app_commands.Range[int, 0, 1_000_000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -213,6 +238,10 @@ class FlopTables:
                 bb_ante=bb_ante,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                straddle=straddle,
+                run_it_twice=run_it_twice,
+                bomb_pot_every=bomb_pot_every,
+                seven_deuce=seven_deuce,
             ),
             practice=practice,
             computers=computers,
@@ -225,9 +254,16 @@ class FlopTables:
         split="high (default), or hi-lo: eight-or-better low takes half",
         betting="pot-limit (default) or fixed-limit; no-limit also",
         **FLOP_OPTION_HELP,
+        **HOUSE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
-    @app_commands.choices(split=SPLIT, betting=BETTING, showdown_reveal=REVEAL)
+    @app_commands.choices(
+        split=SPLIT,
+        betting=BETTING,
+        showdown_reveal=REVEAL,
+        straddle=STRADDLE,
+        run_it_twice=RUN_IT_TWICE,
+    )
     async def omaha(
         self,
         interaction: discord.Interaction,
@@ -239,6 +275,9 @@ class FlopTables:
         bb_ante: bool | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        straddle: str | None = None,
+        run_it_twice: str | None = None,
+        bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -255,6 +294,9 @@ class FlopTables:
                 bb_ante=bb_ante,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                straddle=straddle,
+                run_it_twice=run_it_twice,
+                bomb_pot_every=bomb_pot_every,
             ),
             practice=practice,
             computers=computers,

@@ -36,9 +36,18 @@ TABLE_ACTIONS: tuple[str, ...] = (
     "resume",
     "post_blind",  # a player new to a Hold'em/Omaha table posts a big blind (rules 6.14)
     "wait_blind",  # ... or waits for the big blind
+    "straddle",  # the seat offered the next hand's straddle takes it (``:h<hand>``)
+    "no_straddle",  # ... or not
+    "rabbit",  # a hand's result: the cards that would have come (``:h<hand>``)
 )
 """Buttons about the table itself: they are not tied to one state of the hand."""
 GUTS_ACTIONS: tuple[str, ...] = ("lay_down", "play_on", "discard")
+HOUSE_ACTIONS: tuple[str, ...] = ("once", "twice", "show", "muck")
+"""Hold'em and Omaha's decisions outside the betting, in the hand DM (run it twice after
+an all-in; an uncontested winner shows or mucks at a seven-deuce table): private controls
+carrying the window's token, as the guts games' are."""
+PRIVATE_ACTIONS: tuple[str, ...] = GUTS_ACTIONS + HOUSE_ACTIONS
+"""The controls of the hand DM (or of **My hand**): a click from a DM may act."""
 RAZZ_ACTIONS: tuple[str, ...] = (
     "bring_in",
     "complete",
@@ -55,7 +64,9 @@ FLOP_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
 pot-limit bet's amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
 MIXED_ACTIONS: tuple[str, ...] = ("pick_game",)
 """The next dealer's game menu at a dealer's-choice table (cogs/_mixed.py)."""
-ACTIONS: tuple[str, ...] = TABLE_ACTIONS + GUTS_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS
+ACTIONS: tuple[str, ...] = (
+    TABLE_ACTIONS + GUTS_ACTIONS + HOUSE_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS
+)
 _SELECTS = ("discard", "pick_game")
 
 _ID = r"[1-9][0-9]{0,19}"

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from cogs._errors import refuse
+from cogs._flop import HOUSE_OPTION_HELP, RUN_IT_TWICE, SEVEN_DEUCE_HELP, STRADDLE
 from cogs._ids import CustomId
 from cogs._mixed import MIXED_OPTION_HELP, chosen_key, pick_hand, pick_refusal
 from cogs._options import PRACTICE_OPTION_HELP
@@ -67,8 +68,11 @@ class MixedCommands:
         games="the games allowed, e.g. zoot razz stud (default: every game)",
         **MIXED_OPTION_HELP,
         choice_seconds="seconds the next dealer has to pick (then the same game again)",
+        **HOUSE_OPTION_HELP,
+        seven_deuce=SEVEN_DEUCE_HELP,
         **PRACTICE_OPTION_HELP,
     )
+    @app_commands.choices(straddle=STRADDLE, run_it_twice=RUN_IT_TWICE)
     async def dealers_choice(
         self,
         interaction: discord.Interaction,
@@ -77,6 +81,10 @@ class MixedCommands:
         ante: app_commands.Range[int, 0, 1_000_000] | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         choice_seconds: app_commands.Range[int, 10, 300] | None = None,
+        straddle: str | None = None,
+        run_it_twice: str | None = None,
+        bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
+        seven_deuce: app_commands.Range[int, 0, 1_000_000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -90,6 +98,11 @@ class MixedCommands:
                 ante=ante,
                 decision_seconds=decision_seconds,
                 choice_seconds=choice_seconds,
+                # the Hold'em and Omaha games' house options (bot/tables/mixed.py)
+                straddle=straddle,
+                run_it_twice=run_it_twice,
+                bomb_pot_every=bomb_pot_every,
+                seven_deuce=seven_deuce,
             ),
             practice=practice,
             computers=computers,

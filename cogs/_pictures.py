@@ -84,6 +84,11 @@ class ShowdownPicture:
         }
 
 
+def _runs(view: Any) -> bool:
+    """The two boards are two runs of one (run it twice), not a double board."""
+    return bool(view.house.boards) and str(view.house.boards[0][0]).startswith("Run")
+
+
 def _pot_label(k: int, pots: int) -> str:
     return "" if pots < 2 else ("MAIN POT" if k == 0 else f"SIDE POT {k}")
 
@@ -157,9 +162,12 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
                     won.setdefault(int(s), set()).add((0, None))
         elif event.kind == "award" and int(data.get("amount", 0)) > 0:
             half = data.get("half")
-            won.setdefault(int(data["seat"]), set()).add(
-                (int(data.get("pot", 0)), None if half is None else str(half))
-            )
+            part = None if half is None else str(half)
+            if "board" in data:
+                # two boards (runs): which one it won on ("RUN 1", "BOARD 2 LOW")
+                word = "run" if view.house is not None and _runs(view) else "board"
+                part = f"{word} {data['board']}" + (f" {half}" if half else "")
+            won.setdefault(int(data["seat"]), set()).add((int(data.get("pot", 0)), part))
     if not shown:
         return None
     seats = sorted(shown)
@@ -171,7 +179,12 @@ def showdown_picture(published: Published) -> ShowdownPicture | None:
         down = {row[s]: _down_indexes(shown[s][0], up_cards.get(s, ())) for s in seats}
     board = view.community
     offset = 0
-    if view.game in FLOP_GAMES and board:
+    boards = view.house.boards if view.house is not None else ()
+    if view.game in FLOP_GAMES and boards:
+        # two boards (a double board, two runs): each a row of its own, first
+        hands = (*((label, tuple(cards), "") for label, cards in boards), *hands)
+        offset = len(boards)
+    elif view.game in FLOP_GAMES and board:
         # the board first, a row of its own (the hands are read with it)
         hands = (("Board", tuple(board), ""), *hands)
         offset = 1

@@ -53,6 +53,7 @@ from cogs._delivery import (
     is_permanent,
     jump_url,
 )
+from cogs._house import rabbit_view
 from cogs._pictures import (
     HAND_FILE,
     SHOWDOWN_FILE,
@@ -115,7 +116,7 @@ class TablePublisher:
     updates: Coalescer
     _rendered: dict[int, int]
     _told_dm_closed: set[tuple[int, int]]
-    _outbox: dict[int, list[tuple[str, ShowdownPicture | None]]]
+    _outbox: dict[int, list[tuple[str, ShowdownPicture | None, int | None]]]
     _closed: dict[int, TableView]
     _where: dict[int, dict[str, tuple[int, int]]]
     _pictures: dict[int, HandPicture | None]
@@ -228,8 +229,12 @@ class TablePublisher:
         ordered = published.posts()
         last = max((i for i, (_, result) in enumerate(ordered) if result), default=-1)
         picture = showdown_picture(published) if last >= 0 else None
-        posts: list[tuple[str, ShowdownPicture | None]] = [
-            (text, picture if i == last else None) for i, (text, _) in enumerate(ordered)
+        # the hand's result (the last one) carries the Rabbit button when the hand ended
+        # before the river (cogs/_house.py)
+        rabbit = published.rabbit_hand if last >= 0 else None
+        posts: list[tuple[str, ShowdownPicture | None, int | None]] = [
+            (text, picture if i == last else None, rabbit if i == last else None)
+            for i, (text, _) in enumerate(ordered)
         ]
         if posts:
             # one outbox per table, drained in order: results are never coalesced away
@@ -297,8 +302,10 @@ class TablePublisher:
         channel = self.bot.get_partial_messageable(channel_id)
         outbox = self._outbox.get(table_id, [])
         while outbox:
-            text, picture = outbox[0]
+            text, picture, rabbit = outbox[0]
             extra: dict[str, Any] = {}
+            if rabbit is not None:
+                extra["view"] = rabbit_view(table_id, rabbit)
             if picture is not None and await self._images_on(guild_id):
                 png = await render(render_showdown, picture.hands, **picture.render_kwargs())
                 alt = "Showdown: " + "; ".join(
@@ -319,9 +326,9 @@ class TablePublisher:
                     outbox.clear()
                     await self._channel_gone(table_id, exc)
                     return
-                if extra and isinstance(exc, discord.Forbidden):
+                if "file" in extra and isinstance(exc, discord.Forbidden):
                     self._refused.warn(table_id, "showdown picture", exc)
-                    outbox[0] = (text, None)
+                    outbox[0] = (text, None, rabbit)
                     continue
                 self._refused.warn(table_id, "channel post", exc)
             outbox.pop(0)

@@ -44,6 +44,10 @@ def refusal(view: TableView, user_id: int, action: str) -> str | None:
         if action == "wait_blind" and seat.blind == "wait":
             return "You already wait for the big blind. Nothing changed."
         return None
+    if action in ("straddle", "no_straddle"):
+        from cogs._house import straddle_refusal
+
+        return straddle_refusal(view, user_id)
     if action in RAZZ_ACTIONS:
         if view.status != "running":
             return "No hand is being played right now."

@@ -35,7 +35,8 @@ from bot.render.text import (
     plural,
 )
 from bot.render.text import game_title as title_of
-from cogs._ids import FLOP_ACTIONS, RAZZ_ACTIONS
+from cogs._house import HOUSE_LABELS, add_house_buttons, choice_line, house_lines
+from cogs._ids import FLOP_ACTIONS, HOUSE_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 from cogs._mixed import add_game_select, mixed_lines
 from cogs._mixed import title as mixed_title
@@ -93,6 +94,7 @@ BUTTON_LABELS: dict[str, str] = {
     "bet": "Bet",
     "raise": "Raise",
     "big_bet": "Big bet",
+    **HOUSE_LABELS,
 }
 COLOURS = {
     "open": discord.Colour.blurple(),
@@ -218,6 +220,11 @@ _RULE_WORDS: dict[tuple[str, str], str] = {
     ("bb_ante", "on"): "The big blind posts **one ante for the table**",
     ("split", "high"): "Split: **high only**, the best high hand wins",
     ("split", "hi-lo"): "Split: **high-low**, eight or better for low",
+    # what home games play (docs/rules.md 6.17-6.22)
+    ("straddle", "under-the-gun"): "Straddle: **under the gun**, twice the big blind, acts last",
+    ("straddle", "button"): "Straddle: **on the button** (Mississippi), acts last",
+    ("run_it_twice", "ask"): "All in before the river: **run it twice** if everyone agrees",
+    ("rabbit_hunt", "off"): "Rabbit hunt: **off**",
 }
 _RULE_LABELS: dict[str, str] = {
     "ante": "Ante",
@@ -230,6 +237,8 @@ _RULE_LABELS: dict[str, str] = {
     "max_players": "Seats",
     "limits": "Fixed limits (small bet/big bet)",
     "min_bet": "Smallest bet and raise",
+    "bomb_pot_every": "Bomb pot",
+    "seven_deuce": "Seven-deuce (each player pays a shown 7-2 offsuit winner)",
 }
 
 
@@ -290,9 +299,11 @@ def table_embed(view: TableView) -> discord.Embed:
         lines.append(f"Next {word.lower()} {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
-    if view.community:
+    house = house_lines(view)  # a straddle offered, a bomb pot next, two boards
+    if view.community and not (view.house is not None and view.house.boards):
         what = "Board" if view.game in FLOP_GAMES else "Community card"
         lines.append(f"{what}: {cards_text(view.community)}")
+    lines += house
     if view.practice:
         lines.append("Practice table: computer players, play chips; no league chips move.")
     if view.status == "closed":
@@ -398,6 +409,7 @@ def table_components(view: TableView) -> discord.ui.View:
             ("wait_blind", discord.ButtonStyle.secondary),
         ):
             ui.add_item(_button(view.version, view.table_id, action, style=style, row=4))
+    add_house_buttons(ui, view)  # Straddle / No straddle (cogs/_house.py)
     add_game_select(ui, view)  # a dealer's-choice table between hands
     return ui
 
@@ -561,8 +573,12 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
     if closed:
         pass  # the message's content says the table closed; nothing is left to do
     elif any(o.allowed for o in pv.options):
-        notes = [option_note(o) for o in pv.options if o.allowed]
-        notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
+        why = choice_line({o.kind for o in pv.options if o.allowed})
+        if why is not None:
+            notes = [why]  # Once / Twice, Show / Muck: the buttons below say the rest
+        else:
+            notes = [option_note(o) for o in pv.options if o.allowed]
+            notes += [option_note(o) for o in pv.options if _worth_a_line(o)]
         if pv.deadline is not None:
             # only to a player who may act now: the others' DMs are not edited on each
             # action (only changed private views are), so their countdown would go stale;
@@ -583,11 +599,17 @@ def private_components(pv: PrivateView) -> discord.ui.View:
     """Lay down / Play on / discard menu, for Zoot and Wheelers (Razz acts on the table)."""
     ui = discord.ui.View(timeout=None)
     options = {o.kind: o for o in pv.options}
-    for kind in ("lay_down", "play_on"):
+    for kind in ("lay_down", "play_on", *HOUSE_ACTIONS, "straddle", "no_straddle"):
         option = options.get(kind)
         if option is None:
             continue
-        style = discord.ButtonStyle.danger if kind == "lay_down" else discord.ButtonStyle.success
+        style = (
+            discord.ButtonStyle.danger
+            if kind in ("lay_down", "muck", "once", "no_straddle")
+            else discord.ButtonStyle.success
+        )
+        # the straddle's buttons are the next hand's, not a window's: no token
+        arg = None if kind in ("straddle", "no_straddle") else window_token(pv)
         ui.add_item(
             _button(
                 pv.version,
@@ -596,7 +618,7 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 style=style,
                 disabled=not option.allowed,
                 row=0,
-                arg=window_token(pv),
+                arg=arg,
             )
         )
     discard = options.get("discard")

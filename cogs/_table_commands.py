@@ -1,5 +1,6 @@
-"""``/table status|end|pause|resume|kick``: the table in this channel, for its players, its
-host and the server's managers.
+"""``/table status|end|pause|resume|kick|house|bomb-pot``: the table in this channel, for
+its players, its host and the server's managers (``house`` and ``bomb-pot``: what home games
+play, cogs/_house.py).
 
 A mixin of the tables cog (:class:`cogs.tables.TablesCog` inherits it; discord.py's CogMeta
 collects the group and its subcommands along the whole MRO). Every change goes to the
@@ -16,7 +17,9 @@ import discord
 from discord import app_commands
 
 from bot.render.rulebook import table_commands_text
+from bot.tables.house_service import change_words
 from cogs._answer import send
+from cogs._flop import HOUSE_OPTION_HELP, RUN_IT_TWICE, SEVEN_DEUCE_HELP, STRADDLE
 from cogs._render import table_embed
 
 if TYPE_CHECKING:
@@ -127,3 +130,84 @@ class TableCommands:
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self._refresh_table(view.table_id)
+
+    # ------------------------------------------------------- what home games play
+
+    @table.command(
+        name="house",
+        description="Change house options from the next hand (host or Manage Server)",
+    )
+    @app_commands.describe(
+        **HOUSE_OPTION_HELP,
+        bomb_pot_ante="each player's ante in a regular bomb pot (default: twice the big blind)",
+        bomb_pot_double_board="the regular bomb pots deal two boards",
+        seven_deuce=SEVEN_DEUCE_HELP,
+        rabbit_hunt="a Rabbit button on a result shows the cards that would have come",
+    )
+    @app_commands.choices(straddle=STRADDLE, run_it_twice=RUN_IT_TWICE)
+    async def house(
+        self,
+        interaction: discord.Interaction,
+        straddle: str | None = None,
+        run_it_twice: str | None = None,
+        bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
+        bomb_pot_ante: app_commands.Range[int, 1, 1_000_000] | None = None,
+        bomb_pot_double_board: bool | None = None,
+        seven_deuce: app_commands.Range[int, 0, 1_000_000] | None = None,
+        rabbit_hunt: bool | None = None,
+    ) -> None:
+        view = await self._here(interaction)
+        given = {
+            "straddle": straddle,
+            "run_it_twice": run_it_twice,
+            "bomb_pot_every": bomb_pot_every,
+            "bomb_pot_ante": bomb_pot_ante,
+            "bomb_pot_double_board": bomb_pot_double_board,
+            "seven_deuce": seven_deuce,
+            "rabbit_hunt": rabbit_hunt,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        # the answer is the table's announcement (posted once: the table message's Recent
+        # lines say it too)
+        after, changed = await self.service.set_house(
+            view.table_id,
+            interaction.user.id,
+            changes,
+            may_manage=_may_manage(interaction),
+            quiet=True,
+        )
+        await send(
+            interaction,
+            f"Table #{after.table_id}, from the next hand: {change_words(changed)}.",
+        )
+        self._refresh_table(after.table_id)
+
+    @table.command(
+        name="bomb-pot",
+        description="Make the next hand a bomb pot: everyone antes, play starts on the flop",
+    )
+    @app_commands.describe(
+        ante="each player's ante (default: the table's bomb pot ante, twice the big blind)",
+        double_board="deal two boards and split each pot between them",
+    )
+    async def bomb_pot(
+        self,
+        interaction: discord.Interaction,
+        ante: app_commands.Range[int, 1, 1_000_000] | None = None,
+        double_board: bool | None = None,
+    ) -> None:
+        view = await self._here(interaction)
+        after = await self.service.bomb_pot(
+            view.table_id,
+            interaction.user.id,
+            ante=ante,
+            double_board=double_board,
+            may_manage=_may_manage(interaction),
+            quiet=True,  # this answer is the one announcement
+        )
+        text = next(
+            (r for r in reversed(after.recent) if "bomb pot" in r),
+            "The next hand is a bomb pot",
+        )
+        await send(interaction, f"Table #{after.table_id}: {text}.")
+        self._refresh_table(after.table_id)

@@ -38,7 +38,8 @@ from cogs._delivery import (
 )
 from cogs._errors import refuse
 from cogs._flop import FlopTables
-from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
+from cogs._house import answer_rabbit, house_hand
+from cogs._ids import PRIVATE_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
 from cogs._mixed_commands import MixedCommands
 from cogs._options import (
     GUTS_OPTION_HELP,
@@ -84,6 +85,8 @@ CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
 read it back to edit it; Attach Files too when pictures are on (checked when opening)."""
 
 FOREIGN_TABLE = "That table belongs to another server."
+STRADDLE = ("straddle", "no_straddle")
+"""The next hand's straddle: on the table message and in the straddler's hand DM."""
 
 
 def _options(**values: Any) -> dict[str, Any]:
@@ -107,7 +110,7 @@ class TablesCog(
         self._rendered: dict[int, int] = {}
         """message id -> the newest state version shown on it (skips redundant edits)."""
         self._told_dm_closed: set[tuple[int, int]] = set()
-        self._outbox: dict[int, list[tuple[str, ShowdownPicture | None]]] = {}
+        self._outbox: dict[int, list[tuple[str, ShowdownPicture | None, int | None]]] = {}
         self._closed: dict[int, TableView] = {}
         self._where: dict[int, dict[str, tuple[int, int]]] = {}
         """table id -> message kind -> (channel id, message id), as stored."""
@@ -415,9 +418,14 @@ class TablesCog(
         # A click acts only on a table of the server it came from: a custom_id names a
         # table, and anyone can craft one. The hand DM's controls come from a DM (no
         # server); every other click must come from the table's own server.
-        in_dm = interaction.guild_id is None and cid.action in GUTS_ACTIONS
+        # the hand DM's controls (and its Straddle / No straddle) act from a DM
+        in_dm = interaction.guild_id is None and cid.action in (*PRIVATE_ACTIONS, *STRADDLE)
         if not in_dm and interaction.guild_id != await self._guild(tid):
             await refuse(interaction, FOREIGN_TABLE)
+            return
+        if cid.action == "rabbit":
+            # a hand's result post, not the table message: it changes nothing
+            await answer_rabbit(service, interaction, cid)
             return
         if await self._superseded(interaction, tid):
             raise StaleAction()
@@ -438,7 +446,7 @@ class TablesCog(
         seated = False  # at Join: this player already sits here (away: Join brings them back)
         if cid.action == "join":
             seated = (await service.view(tid)).seat_of(uid) is not None
-        if cid.action in GUTS_ACTIONS:
+        if cid.action in PRIVATE_ACTIONS:
             if cid.action == "discard":
                 if len(values) != 1:
                     await refuse(interaction, "Choose exactly one card to discard.")
@@ -470,12 +478,22 @@ class TablesCog(
         elif cid.action in ("post_blind", "wait_blind"):
             chosen = await service.post_blind(tid, uid, post=cid.action == "post_blind")
             await self._answer_table(interaction, chosen)
+        elif cid.action in STRADDLE:
+            took = await service.straddle(
+                tid, uid, yes=cid.action == "straddle", after_hand=house_hand(cid)
+            )
+            message = interaction.message
+            if in_dm or (message is not None and message.flags.ephemeral):
+                # the hand DM's buttons (or My hand's): that message shows the choice made
+                await self._answer_private(interaction, await service.private_view(tid, uid))
+            else:
+                await self._answer_table(interaction, took)
         elif cid.action == "hand":
             await self._send_private(interaction, await service.private_view(tid, uid))
         elif cid.action in RAZZ_ACTIONS:
             await service.act(tid, uid, cid.action, version=cid.version)
             await self._answer_table(interaction, await service.view(tid))
-        else:  # the private guts controls: lay_down, play_on, discard
+        else:  # the hand DM's controls: lay_down, play_on, discard; once/twice, show/muck
             # No version here: in a simultaneous window every choice bumps the table's
             # version, which must not make the other players' buttons stale; the window
             # token above refuses buttons of an earlier window, and the engine refuses a

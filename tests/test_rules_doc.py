@@ -61,7 +61,9 @@ def test_issue12_item10_rules_shows_the_text_of_docs_rules_md(game: str) -> None
     embed fits Discord's limits (1024 characters a field, 6000 in all)."""
     doc = DOC.read_text(encoding="utf-8")
     embeds = rules_embeds(game, default_rules(game), at_table=False)
-    assert len(embeds) <= 2  # one message each (Discord: 6,000 characters of embeds)
+    # one message each (Discord: 6,000 characters of embeds); Hold'em and Omaha take three
+    # since what home games play joined them (rules 6.17-6.22)
+    assert len(embeds) <= 3
     for embed in embeds:
         assert len(embed) <= 6000 and len(embed.fields) <= 25
     for fld in (f for embed in embeds for f in embed.fields):

@@ -75,8 +75,11 @@ def shown_cards(events: Iterable[Event], viewer_seat: int | None) -> dict[int, s
             add(_BOARD, d.get("card"))
         elif e.kind == "board":  # Hold'em, Omaha: the flop, turn and river
             add(_BOARD, d.get("cards"))
-        elif e.kind == "show":
+        elif e.kind in ("show", "reveal"):  # a showdown; a seven-deuce winner who shows
             add(d.get("seat"), d.get("cards"))
+        elif e.kind == "runout_ask":  # all in before the river: the hands were shown
+            for seat, cards in dict(d.get("hands", {})).items():
+                add(seat, cards)
         elif e.kind == "showdown":
             for seat, hand in dict(d.get("hands", {})).items():
                 add(seat, hand.get("cards") if isinstance(hand, Mapping) else hand)
@@ -183,7 +186,24 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
     if k == "blinds":
         return "Blinds: " + ", ".join(str(a) for a in d.get("amounts", []) if a)
     if k == "board":
-        return f"— {str(d.get('street', '')).capitalize()}: {_pretty(d.get('cards', []))} —"
+        which = (
+            f"Run {d['run']} "
+            if "run" in d
+            else f"Board {d['board_no']} "
+            if "board_no" in d
+            else ""
+        )
+        return f"— {which}{str(d.get('street', '')).capitalize()}: {_pretty(d.get('cards', []))} —"
+    if k == "runout_ask":
+        return "All in: run the board once or twice?"
+    if k == "runout_choice":
+        return f"You chose {str(d.get('choice', '')).capitalize()}"
+    if k == "runout":
+        return "The board is run twice" if d.get("count") == 2 else "The board is run once"
+    if k == "reveal":
+        return f"{who} shows {_pretty(d.get('cards', []))}"
+    if k == "seven_deuce":
+        return f"{who} is paid the seven-deuce: {format_chips(int(d.get('total', 0)))}"
     if k == "pots":
         return "Pots: " + "; ".join(
             f"{p['amount']} ({', '.join(name(int(s)) for s in p.get('seats', []))})"
@@ -239,6 +259,8 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
         extra = " (uncontested)" if d.get("uncontested") else ""
         if "half" in d:
             extra += f" ({d['half']} half)"
+        if "board" in d:
+            extra += f" (board {d['board']})"
         return f"{who} wins {d['amount']}{extra}"
     if k in ("out",):
         return f"{who} is out: {d.get('reason', '')}"
@@ -254,6 +276,7 @@ def _line(e: Event, name: Namer, viewer_seat: int | None) -> str | None:
         "refill",
         "game_over",
         "ante_excused",
+        "show_ask",
     ):
         return None
     return f"{k.replace('_', ' ')}" + (f" ({who})" if who else "")

@@ -163,13 +163,96 @@ FLOP_SILENT = Part(
     ),
 )
 
+FLOP_HOUSE = Part(
+    "What home games play",
+    (
+        Rule(
+            "6.17",
+            "**House options** of `/holdem`, `/omaha` and `/dealers-choice` (its Hold'em and "
+            "Omaha games): `straddle`, `run_it_twice`, `bomb_pot_every` (with "
+            "`bomb_pot_ante` and `bomb_pot_double_board`), `seven_deuce` (Hold'em) and "
+            "`rabbit_hunt`. The host (or Manage Server) changes them between hands with "
+            "`/table house`: announced at once, played from the next hand (the hand being "
+            "played keeps its own).",
+        ),
+        Rule(
+            "6.18",
+            "**Straddle** (`straddle`: `under-the-gun`, the player after the big blind, or "
+            "`button`): before the deal that player gets **Straddle** / **No straddle** in "
+            "their hand DM and on the table message (10 seconds; no straddle when the time "
+            "runs out, a choice deals at once). A straddle is a live blind raise of **twice "
+            "the big blind**: the straddler acts **last before the flop**, the price is the "
+            "straddle and the "
+            "smallest raise is one straddle more (no-limit, pot-limit); in fixed limit it "
+            "is the round's first raise and counts toward the cap. Under the gun, the "
+            "player after the straddle opens. On the button (the **Mississippi "
+            "straddle**): the player under the gun still opens, the action goes round to "
+            "the cutoff, then the blinds, and the button acts last. "
+            "No straddle heads-up, on a table's first hand (its button is drawn at the "
+            "deal), in a bomb pot, for a player posting a big blind to come in, or for one "
+            "without more chips than the straddle. Computer players do not straddle.",
+        ),
+        Rule(
+            "6.19",
+            "**Run it twice** (`run_it_twice: ask`): when no more betting is possible "
+            "before the river, the hands are shown and each player still in gets **Once** / "
+            "**Twice** in their hand DM (15 seconds; **Once** when the time runs out). If "
+            "all choose Twice, the rest of the board is dealt **twice** from the same deck "
+            "(run 1 to the river, then run 2; the cards already out count in both) and "
+            "**each pot is split between the runs**, main and side alike, the odd chip to "
+            "run 1; each run's half is won on that run's board as 6.9-6.11 say (Omaha Hi-Lo "
+            "splits each half high and low). One Once: the board is dealt once. A "
+            "double-board hand is not run twice. Computer players choose Twice.",
+        ),
+        Rule(
+            "6.20",
+            "**Bomb pot**: `/table bomb-pot ante: double_board:` (host or Manage Server) "
+            "makes the next hand one; `bomb_pot_every: N` makes every N-th hand one (the "
+            "ante `bomb_pot_ante`, twice the big blind by default; two boards with "
+            "`bomb_pot_double_board`). Every player the hand deals **antes** (all in for "
+            "less when short), no blinds, **no betting before the flop**: the hand starts on "
+            "the flop, the first player left of the button first; the smallest bet is the "
+            "big blind. The button and the blinds move on as after any hand (nobody posts "
+            "them in the bomb pot); a newcomer waiting for the big blind waits on, one who "
+            "chose to post plays it without posting. **Double board** (`double_board: "
+            "true`): each street is dealt on two boards, board 1 then board 2, and **each "
+            "pot is split between the boards**, the odd chip to board 1, each half won on "
+            "its board. At a dealer's-choice table the bomb pot is its next Hold'em or "
+            "Omaha hand.",
+        ),
+        Rule(
+            "6.21",
+            "**Seven-deuce** (`seven_deuce: N`, Hold'em): whoever wins a pot, or part of "
+            "one, with **7-2 offsuit** and shows it is paid **N by every other player dealt "
+            "in** (folded ones too) from what they have left after the pots; a player with "
+            "less pays what they have. The ledger books it (kind `seven_deuce`). At a "
+            "showdown the winning hand is shown; when everyone else folds, the winner gets "
+            "**Show** / **Muck** in their hand DM (10 seconds, Muck when the time runs out). "
+            "Every uncontested winner at such a table is asked, whatever they hold, so the "
+            "question says nothing of their cards. 7-2 suited is no seven-deuce. Computer "
+            "players show a 7-2 offsuit and muck anything else.",
+        ),
+        Rule(
+            "6.22",
+            "**Rabbit hunt** (`rabbit_hunt`, on by default): after a hand that ended before "
+            "the river, its result carries a **Rabbit** button; pressed, the result shows "
+            "the cards the board would have had: the next cards of that hand's deck, in the "
+            "order they would have been dealt (two boards: each street board 1 then board "
+            "2; a verifiable table: the seed's deck, as `python -m bot verify` computes "
+            "it), never a card anyone was dealt. It changes no chip and no hand; the table "
+            "keeps the last 10 hands' rabbits. **Off in tournaments** (their tables play "
+            "with `rabbit_hunt` off).",
+        ),
+    ),
+)
+
 PARTS: dict[str, tuple[Part, ...]] = {
-    "holdem": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT),
-    "omaha": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT),
+    "holdem": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT, FLOP_HOUSE),
+    "omaha": (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT, FLOP_HOUSE),
 }
 
 SECTIONS: tuple[tuple[str, str, tuple[Part, ...], tuple[str, ...]], ...] = (
-    ("6", "Hold'em and Omaha", (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT), GAMES),
+    ("6", "Hold'em and Omaha", (FLOP_PROCEDURE, FLOP_RANKING, FLOP_SILENT, FLOP_HOUSE), GAMES),
 )
 
 
@@ -178,6 +261,7 @@ UNSET_DEFAULTS = {
     "small_bet": "the big blind",
     "big_bet": "twice the small bet",
     "dead_antes": "a big-blind ante only",
+    "bomb_pot_ante": "twice the big blind",
 }
 """What a house rule left unset means, in the words ``/rules`` shows for its default."""
 
@@ -200,5 +284,7 @@ def house_rules(game: str) -> list[tuple[str, str, str]]:
     return [
         (name, _default_words(name, value), desc)
         for name, value, desc in model.describe()
-        if name != "game" and not (name == "split" and game != "omaha")
+        if name != "game"
+        and not (name == "split" and game != "omaha")
+        and not (name == "seven_deuce" and game != "holdem")
     ]

@@ -32,7 +32,14 @@ from bot.store.errors import (
     StoreError,
 )
 from bot.store.ledger import account_from_row
-from bot.store.models import LEDGER_KINDS, POT_KINDS_IN, TABLE_STATUSES, Hand, HandResult
+from bot.store.models import (
+    LEDGER_KINDS,
+    POT_KINDS_BOTH,
+    POT_KINDS_IN,
+    TABLE_STATUSES,
+    Hand,
+    HandResult,
+)
 from bot.store.tables import TableOps, event_rows, finish_rows
 
 _SAVEPOINT = "record_action"
@@ -122,7 +129,7 @@ def _check_move(user_id: int, amount: object, kind: str) -> int:
     if kind not in LEDGER_KINDS:
         raise InvalidAmount(f"unknown ledger kind {kind!r}")
     into_pot = amount > 0
-    if into_pot != (kind in POT_KINDS_IN):
+    if into_pot != (kind in POT_KINDS_IN) and kind not in POT_KINDS_BOTH:
         direction = "into" if into_pot else "out of"
         raise InvalidAmount(f"a {kind!r} move cannot go {direction} the pot")
     return amount

@@ -35,10 +35,14 @@ LEDGER_KINDS: frozenset[str] = frozenset(
         "void",  # a voided hand's chips returned
         "season_end",  # a finished season's wallets swept back to the house
         "settle",  # settle-up: chips back from the payee to the payer, who paid in money
+        "seven_deuce",  # Hold'em's seven-deuce: each player dealt in pays a shown 7-2 winner
     }
 )
 POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "blind", "bet", "match"})
 """Kinds of a chip move from a wallet into a pot; the other way is award, refund or void."""
+POT_KINDS_BOTH: frozenset[str] = frozenset({"seven_deuce"})
+"""Kinds of a chip move either way: a seven-deuce payment goes in from each payer and out
+to the winner in one action (bot/engine/flop/sevendeuce.py)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from bot.store.ledger import LedgerOps, check_amount
 from bot.store.models import (
     GAMES,
     MIXED_GAMES,
+    POT_KINDS_BOTH,
     POT_KINDS_IN,
     TABLE_STATUSES,
     Contribution,
@@ -379,7 +380,7 @@ class TableOps(LedgerOps):
         if type(amount) is not int or amount == 0:
             raise InvalidAmount(f"a chip move is a non-zero whole number, not {amount!r}")
         into_pot = amount > 0
-        if into_pot != (kind in POT_KINDS_IN):
+        if into_pot != (kind in POT_KINDS_IN) and kind not in POT_KINDS_BOTH:
             direction = "into" if into_pot else "out of"
             raise InvalidAmount(f"a {kind!r} move cannot go {direction} the pot")
         table = await self.table(table_id)

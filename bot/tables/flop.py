@@ -12,6 +12,10 @@ blind seats, what a voided hand puts back (it is dealt again from the same blind
 whether anyone acted in the hand (a hand where every player timed out pauses the table,
 as in Razz).
 
+What home games play (the straddle, bomb pots, run it twice, seven-deuce, the rabbit) is
+in :mod:`bot.tables.house` (the mixin :class:`~bot.tables.house.HouseTable`) and its words
+in :mod:`bot.tables.house_text`.
+
 Seat numbers are the store's seat numbers; clockwise order is ascending seat number.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.actions import Action, ActionOption
@@ -28,13 +33,13 @@ from bot.engine.events import Event
 from bot.engine.flop import FlopHand, FlopRules, next_button
 from bot.engine.flop import policy as flop_policy
 from bot.engine.flop.phh import hand_to_phh
+from bot.engine.flop.sevendeuce import is_seven_deuce
 from bot.engine.flop.showdown import high_name, scores
 from bot.engine.hands.low8 import low8_name
 from bot.engine.shuffle import seed_deck
-from bot.render.text import format_chips as _c
-from bot.render.text import hand_name_text
 from bot.tables.betting import BettingFamily
 from bot.tables.blinds import plan_blinds
+from bot.tables.flop_text import _shown_name, describe_event, hand_result_text
 from bot.tables.games import (
     HandEnd,
     NameOf,
@@ -44,11 +49,11 @@ from bot.tables.games import (
     _cards_text,
     _merge_settings,
 )
+from bot.tables.house import CHOICE_WORDS, STRADDLE_SECONDS, HouseTable
 
 GAMES = ("holdem", "omaha")
 DEFAULT_BETTING = {"holdem": "no-limit", "omaha": "pot-limit"}
 KINDS = ("fold", "check", "call", "bet", "raise")
-BOARD_WORDS = {"flop": "Flop", "turn": "Turn", "river": "River"}
 
 
 def draw_for_button(seats: Sequence[int], rng: random.Random) -> tuple[int, Event]:
@@ -93,7 +98,19 @@ def bet_sizes(hand: FlopHand, seat: int) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-class FlopFamily(BettingFamily):
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    """Who the next hand is dealt to and from where (``button`` None: drawn at the deal)."""
+
+    button: int | None
+    seats: list[int]
+    dead_small: bool = False
+    posts: tuple[int, ...] = ()
+    small: int | None = None
+    big: int | None = None
+
+
+class FlopFamily(HouseTable, BettingFamily):
     """Hold'em (no-limit by default, pot-limit, fixed-limit) and Omaha (high or hi-lo,
     pot-limit by default, fixed-limit also)."""
 
@@ -111,6 +128,14 @@ class FlopFamily(BettingFamily):
         self.undo: tuple[int | None, int | None, int | None] | None = None
         """(button, small, big) before the hand being played: a voided hand puts them back."""
         self.acted = False
+        self.bomb_next: dict[str, Any] | None = None
+        """A bomb pot the host called for the next hand: {"ante", "double_board"}."""
+        self.straddle_offer: dict[str, Any] | None = None
+        """The straddle of the next hand: {"seat", "choice": None (asked), True, False}."""
+        self.hand_no = 0
+        """Hands this game dealt at the table (``bomb_pot_every`` counts them)."""
+        self.undo_house: dict[str, Any] | None = None
+        """What a voided hand puts back of the house games (a bomb pot called, the count)."""
 
     @classmethod
     def parse(
@@ -132,6 +157,14 @@ class FlopFamily(BettingFamily):
     def rules_json(self) -> dict[str, Any]:
         return self.rules.model_dump()
 
+    @property
+    def decision_seconds(self) -> int:
+        # a decision outside the betting has its own window (Once/Twice, Show/Muck)
+        hand = self.engine
+        if hand is not None and hand.choice is not None:
+            return self.choice_seconds(hand) or self.rules.decision_seconds
+        return self.rules.decision_seconds
+
     def describe_rules(self) -> tuple[tuple[str, str, str], ...]:
         """The table's rules as it announces them: the ones that apply to its game and
         betting, with the values in force (a default left unset shows what it means)."""
@@ -151,6 +184,19 @@ class FlopFamily(BettingFamily):
                 out.append(("bb_ante", "on", rows["bb_ante"][1]))
         for name in ("showdown_reveal", "decision_seconds", "min_players", "max_players"):
             out.append((name, *rows[name]))
+        # what home games play: the ones the table plays
+        if r.straddle != "off":
+            out.append(("straddle", r.straddle, rows["straddle"][1]))
+        if r.run_it_twice != "off":
+            out.append(("run_it_twice", r.run_it_twice, rows["run_it_twice"][1]))
+        if r.bomb_pot_every:
+            kind = "double board" if r.bomb_pot_double_board else "one board"
+            every = f"every {r.bomb_pot_every} hands, ante {r.bomb_ante}, {kind}"
+            out.append(("bomb_pot_every", every, rows["bomb_pot_every"][1]))
+        if r.seven_deuce:
+            out.append(("seven_deuce", str(r.seven_deuce), rows["seven_deuce"][1]))
+        if not r.rabbit_hunt:
+            out.append(("rabbit_hunt", "off", rows["rabbit_hunt"][1]))
         return tuple(out)
 
     # ---- session
@@ -163,6 +209,11 @@ class FlopFamily(BettingFamily):
             "redeal_button": self.redeal_button,
             "undo": None if self.undo is None else list(self.undo),
             "acted": self.acted,
+            "house": self.house_json(),
+            "bomb_next": self.bomb_next,
+            "straddle_offer": self.straddle_offer,
+            "hand_no": self.hand_no,
+            "undo_house": self.undo_house,
         }
 
     def load(self, raw: Mapping[str, Any]) -> None:
@@ -177,6 +228,16 @@ class FlopFamily(BettingFamily):
         undo = raw.get("undo")
         self.undo = None if undo is None else (undo[0], undo[1], undo[2])
         self.acted = bool(raw.get("acted", False))
+        # the house options the host set since the table opened (a session saved before
+        # them has none: the table's rules stand)
+        self.load_house(raw.get("house"))
+        bomb = raw.get("bomb_next")
+        self.bomb_next = None if bomb is None else dict(bomb)
+        offer = raw.get("straddle_offer")
+        self.straddle_offer = None if offer is None else dict(offer)
+        self.hand_no = int(raw.get("hand_no", 0))
+        undo_house = raw.get("undo_house")
+        self.undo_house = None if undo_house is None else dict(undo_house)
 
     # ---- the hand
     def follow_deal(self, last_dealer: int | None) -> None:
@@ -191,20 +252,15 @@ class FlopFamily(BettingFamily):
         # posts one), rules 6.14
         return "wait" if self.last_big is not None else None
 
-    def start_hand(
+    def _deal_plan(
         self,
         stacks: Mapping[int, int],
         away: frozenset[int],
-        rng: random.Random,
-        *,
-        seed: str | None = None,
-        blinds: Mapping[int, str] | None = None,
-    ) -> list[Event]:
+        blinds: Mapping[int, str] | None,
+    ) -> _Deal:
+        """Who the next hand is dealt to, from which button, with which blinds (pure:
+        :meth:`start_hand` deals it, :meth:`before_hand` offers its straddle)."""
         seats = self._players(stacks, away)[: self.max_players]
-        events: list[Event] = []
-        self.undo = (self.last_button, self.last_small, self.last_big)
-        dead_small = False
-        posts: tuple[int, ...] = ()
         if self.last_big is not None and self.last_button is not None:
             chosen = blinds or {}
             plan = plan_blinds(
@@ -215,19 +271,82 @@ class FlopFamily(BettingFamily):
                 waiting=[s for s in seats if chosen.get(s) == "wait"],
                 posting=[s for s in seats if chosen.get(s) == "post"],
             )
-            button, small, big, seats = plan.button, plan.small, plan.big, list(plan.dealt)
-            dead_small = small is None and not plan.heads_up
-            posts = plan.posts
+            return _Deal(
+                plan.button,
+                list(plan.dealt),
+                dead_small=plan.small is None and not plan.heads_up,
+                posts=plan.posts,
+                small=plan.small,
+                big=plan.big,
+            )
+        # the first hand (or the first of this game at a mixed table): everyone plays
+        if self.redeal_button in seats:
+            return _Deal(self.redeal_button, seats)
+        if self.last_button is None:
+            return _Deal(None, seats)  # the button is drawn for
+        return _Deal(next_button(seats, self.last_button), seats)
+
+    def before_hand(
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        *,
+        computers: frozenset[int],
+        blinds: Mapping[int, str] | None = None,
+    ) -> float | None:
+        # the straddle of the next hand is offered before its deal (bot/tables/house.py)
+        if self.rules.straddle == "off" or self._bomb_for_next() is not None:
+            self.straddle_offer = None
+            return None
+        deal = self._deal_plan(stacks, away, blinds)
+        seat = None
+        if deal.button is not None and len(deal.seats) >= 3:
+            seat = self._straddle_seat(
+                deal.seats, deal.button, dead_small=deal.dead_small, posts=deal.posts
+            )
+        if seat is None or stacks.get(seat, 0) <= self.rules.straddle_amount:
+            self.straddle_offer = None
+            return None
+        offer = self.straddle_offer
+        if offer is not None and offer.get("seat") == seat:
+            return STRADDLE_SECONDS if offer.get("choice") is None else None
+        if seat in computers:
+            self.straddle_offer = {"seat": seat, "choice": False}  # computers never straddle
+            return None
+        self.straddle_offer = {"seat": seat, "choice": None}
+        return float(STRADDLE_SECONDS)
+
+    def start_hand(
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        rng: random.Random,
+        *,
+        seed: str | None = None,
+        blinds: Mapping[int, str] | None = None,
+    ) -> list[Event]:
+        events: list[Event] = []
+        self.undo = (self.last_button, self.last_small, self.last_big)
+        self.undo_house = {"bomb_next": self.bomb_next, "hand_no": self.hand_no}
+        deal = self._deal_plan(stacks, away, blinds)
+        seats, dead_small, posts = deal.seats, deal.dead_small, deal.posts
+        small, big = deal.small, deal.big
+        if deal.button is None:
+            button, drawn = draw_for_button(seats, rng)
+            events.append(drawn)
         else:
-            # the first hand (or the first of this game at a mixed table): everyone plays
-            if self.redeal_button in seats:
-                button = self.redeal_button
-            elif self.last_button is None:
-                button, drawn = draw_for_button(seats, rng)
-                events.append(drawn)
-            else:
-                button = next_button(seats, self.last_button)
-            small = big = None
+            button = deal.button
+        bomb = self._bomb_for_next()
+        straddle: int | None = None
+        offer = self.straddle_offer
+        if bomb is None and offer is not None and offer.get("choice"):
+            seat = self._straddle_seat(seats, button, dead_small=dead_small, posts=posts)
+            if (
+                seat is not None
+                and seat == offer["seat"]
+                and stacks.get(seat, 0) > self.rules.straddle_amount
+            ):
+                straddle = seat
         hand = FlopHand(
             self.rules,
             [(s, stacks[s]) for s in seats],
@@ -235,8 +354,11 @@ class FlopFamily(BettingFamily):
             rng=rng if seed is None else None,
             # a verifiable table: the seed's deck, dealt from the top
             deck=None if seed is None else seed_deck(seed),
-            dead_small=dead_small,
-            posts=posts,
+            dead_small=dead_small and bomb is None,
+            posts=posts if bomb is None else (),
+            straddle=straddle,
+            bomb=0 if bomb is None else int(bomb["ante"]),
+            boards=2 if bomb is not None and bomb["double_board"] else 1,
         )
         if big is None:  # the blinds by position (heads-up: the button is the small blind)
             big = hand.seat_ids[hand.bb_pos]
@@ -249,6 +371,9 @@ class FlopFamily(BettingFamily):
             # the dead small blind's seat is last hand's big blind's: the button goes there
             self.last_small = self.undo[2]
         self.acted = False
+        self.hand_no += 1
+        self.bomb_next = None
+        self.straddle_offer = None
         return events
 
     def _hand(self) -> FlopHand:
@@ -271,13 +396,26 @@ class FlopFamily(BettingFamily):
         events: list[Event] = []
         done: list[tuple[int, str]] = []
         for seat in sorted(hand.to_act()):
+            if seat not in hand.to_act():
+                continue  # the others' choices ended the decision
             act = hand.default_action(seat)
             events.extend(hand.apply(act))
-            done.append((seat, act.kind + "s"))
+            done.append((seat, CHOICE_WORDS.get(act.kind, act.kind + "s")))
         return events, done
 
     def computer_action(self, seat: int, rng: random.Random) -> Action:
-        return flop_policy.choose(self._hand(), seat, rng)
+        hand = self._hand()
+        if hand.choice == "runout":
+            return Action(seat, "twice")  # computer players agree to run it twice
+        if hand.choice == "show":
+            # a computer shows a 7-2 offsuit (it is paid), else mucks
+            shows = is_seven_deuce(hand.hole[hand.position(seat)])
+            return Action(seat, "show" if shows else "muck")
+        return flop_policy.choose(hand, seat, rng)
+
+    def new_turn(self, events: Sequence[Event]) -> bool:
+        # one player's Once/Twice does not start the window again for the others
+        return bool(events) and not all(e.kind == "runout_choice" for e in events)
 
     def _sized(self, hand: FlopHand, seat: int, opts: list[ActionOption]) -> list[ActionOption]:
         """The bet/raise option with its largest total and the button's named sizes."""
@@ -291,10 +429,20 @@ class FlopFamily(BettingFamily):
         ]
 
     def options(self, seat: int) -> list[ActionOption]:
+        straddle = self.straddle_options(seat)  # between hands: the next hand's straddle
+        if straddle:
+            return straddle + [ActionOption(k, False, "no hand is being played") for k in KINDS]
         hand = self.engine
         if hand is None or seat not in hand.seat_ids:
             return [ActionOption(k, False, "you are not in this hand") for k in KINDS]
         p = hand.position(seat)
+        if hand.choice is not None and not hand.is_over:
+            # Once / Twice, Show / Muck (the hand DM's buttons); the betting is over
+            chosen = self.choice_options(hand, seat)
+            why = hand.legal_actions(seat)[0].reason or "not now"
+            if not chosen and p in hand.choices:
+                why = f"you chose {hand.choices[p]}: waiting for the others"
+            return chosen + [ActionOption(k, False, why) for k in KINDS]
         if not hand.is_over:
             # said as it is, not "not your turn": these players never act again this hand
             if hand.folded[p]:
@@ -305,8 +453,8 @@ class FlopFamily(BettingFamily):
 
     def public_options(self) -> tuple[ActionOption, ...]:
         hand = self.engine
-        if hand is None or hand.is_over:
-            return ()
+        if hand is None or hand.is_over or hand.choice is not None:
+            return ()  # a decision outside the betting is made in the hand DMs
         to_act = hand.to_act()
         if not to_act:
             return ()
@@ -334,6 +482,11 @@ class FlopFamily(BettingFamily):
         if self.undo is not None:
             self.last_button, self.last_small, self.last_big = self.undo
             self.undo = None
+        if self.undo_house is not None:
+            # a voided bomb pot called by the host is called again; the count goes back
+            self.bomb_next = self.undo_house.get("bomb_next")
+            self.hand_no = int(self.undo_house.get("hand_no", self.hand_no))
+            self.undo_house = None
         if self.last_big is None:
             self.redeal_button = hand.dealer
         self.engine = None
@@ -354,7 +507,9 @@ class FlopFamily(BettingFamily):
         if hand.is_over and hand.result is not None:
             s = hand.result.get("shown", {}).get(str(seat))
             if s is not None:
-                shown, name = _cards(s["cards"]), _shown_name(s)
+                shown, name = _cards(s["cards"]), _shown_name(s) if "high" in s else None
+        elif hand.choice == "runout" and p in hand.choices:
+            shown = tuple(hand.hole[p])  # all in: the hands are shown (rules 6.8)
         if hand.folded[p]:
             status = "folded"
         elif hand.stacks[p] == 0 and not hand.is_over:
@@ -372,10 +527,25 @@ class FlopFamily(BettingFamily):
         cards = tuple(hand.hole[p])
         name = None
         if len(hand.board) >= 3:
-            high, low = scores(hand, p)
-            name = high_name(high)
-            if hand.rules.split == "hi-lo":
-                name += f"; low: {low8_name(low)}"
+            names = []
+            for b, board in enumerate(hand.boards):
+                if len(board) < 3:
+                    continue
+                high, low = scores(hand, p, board)
+                text = high_name(high)
+                if hand.rules.split == "hi-lo":
+                    text += f"; low: {low8_name(low)}"
+                if b:  # a second board (run): its cards, then the hand it makes
+                    text = f"{_cards_text([str(c) for c in board])}: {text}"
+                names.append(text)
+            name = (
+                names[0]
+                if len(names) == 1
+                else " · ".join(
+                    f"{'Run' if hand.runs > 1 else 'Board'} {b + 1}: {t}"
+                    for b, t in enumerate(names)
+                )
+            )
         # the board is every player's face-up cards: the hand view shows it with theirs
         return SeatCards(cards=cards, down=cards, up=tuple(hand.board), hand_name=name)
 
@@ -388,168 +558,16 @@ class FlopFamily(BettingFamily):
             return "waiting for players"
         if hand.is_over:
             return "showdown" if (hand.result or {}).get("showdown") else "hand over"
+        if hand.choice == "runout":
+            return "all in: run it once or twice?"
+        if hand.choice == "show":
+            return "pot won: show or muck?"
         return {1: "before the flop", 2: "the flop", 3: "the turn", 4: "the river"}.get(
             hand.street, hand.street_name
         )
 
     def describe(self, event: Event, name: NameOf) -> str | None:
-        if not event.public:
-            return None
-        d = event.data
-        k = event.kind
-        if k == "draw_for_button":
-            return f"{name(d['button'])} draws the highest card and takes the button"
-        if k == "antes":
-            paid = [a for a in d["amounts"] if a]
-            if not paid:
-                return None
-            if len(paid) == 1 and self.rules.bb_ante:
-                return f"The big blind posts the ante for the table: {_c(paid[0])}"
-            return f"Everyone antes {_c(max(paid))}"
-        if k == "blinds":
-            hand = self.engine
-            if hand is None:
-                return None
-            posts = []
-            for p, a in enumerate(d["amounts"]):
-                who = name(hand.seat_ids[p])
-                if p in hand.posts:
-                    posts.append(f"{who} posts a big blind {_c(a)} to play now")
-                elif a:
-                    # heads-up the button (position 1) posts the small blind
-                    which = "big" if p == hand.bb_pos else "small"
-                    posts.append(f"{who} posts the {which} blind {_c(a)}")
-            if d.get("dead_small"):
-                posts.append("no small blind this hand (its player left)")
-            return "; ".join(posts) or None
-        if k == "board":
-            word = BOARD_WORDS.get(d["street"], d["street"])
-            return f"{word}: {_cards_text(d['cards'])} (board {_cards_text(d['board'])})"
-        if k == "action":
-            who = name(d["seat"])
-            act = d["action"]
-            tail = (" all in" if d.get("all_in") else "") + (
-                " (timed out)" if d.get("timed_out") else ""
-            )
-            if act in ("bet", "raise"):
-                verb = "bets" if act == "bet" else "raises to"
-                return f"{who} {verb} {_c(d['to'])}{tail}"
-            if act == "call":
-                return f"{who} calls {_c(d['amount'])}{tail}"
-            return f"{who} {act}s{tail}"
-        if k == "show":
-            return f"{name(d['seat'])} shows {_cards_text(d['cards'])}: {_shown_name(d)}"
-        if k == "muck":
-            return f"{name(d['seat'])} mucks"
-        if k == "award":
-            if not d["amount"]:
-                return None  # an empty pot: the uncalled big blind went back (the refund)
-            if d.get("no_low"):
-                return f"{name(d['seat'])} takes the whole pot (no low): {_c(d['amount'])}"
-            return f"{name(d['seat'])} wins {_c(d['amount'])}{_award_tail(d)}"
-        if k == "refund":
-            return f"{_c(d['amount'])} uncalled chips go back to {name(d['seat'])}"
-        return None
+        return describe_event(self, event, name)
 
     def result_text(self, events: Sequence[Event], name: NameOf) -> str | None:
-        if not any(e.kind == "hand_over" for e in events):
-            return None
-        hand = self.engine
-        lines: list[str] = []
-        if hand is not None and hand.board and any(e.kind == "show" for e in events):
-            lines.append(f"Board: {_cards_text([str(c) for c in hand.board])}")
-        lines += [
-            f"{name(e.data['seat'])}: {_cards_text(e.data['cards'])} — {_shown_name(e.data)}"
-            for e in events
-            if e.kind == "show"
-        ]
-        pots = next((e.data["pots"] for e in events if e.kind == "pots"), [])
-        if pots:
-            lines.append(
-                "; ".join(
-                    f"{'Main pot' if k == 0 else f'side pot {k}'}: {_c(pot['amount'])}"
-                    f" ({', '.join(name(s) for s in pot['seats'])})"
-                    for k, pot in enumerate(pots)
-                )
-            )
-        awards = [e.data for e in events if e.kind == "award"]
-        if len(awards) == 1 and not awards[0]["amount"]:
-            # heads-up with a small blind of 0: the big blind's own chips were all the pot
-            back = next((e.data for e in events if e.kind == "refund"), None)
-            them = name(awards[0]["seat"])
-            took = f" their uncalled {back['amount']}" if back is not None else " their blind"
-            lines.append(f"Everyone else folded: {them} takes back{took}; no chip changed hands")
-            return "\n".join(lines)
-        lines += _award_lines(awards, name, merged=len(pots) > 1)
-        return "\n".join(lines)
-
-
-def _shown_name(d: Mapping[str, Any]) -> str:
-    text = hand_name_text(str(d["high"]))
-    if "low" in d:
-        text += f"; low: {hand_name_text(str(d['low']))}"
-    return text
-
-
-def _pot_name(k: int) -> str:
-    return "the main pot" if k == 0 else f"side pot {k}"
-
-
-def _award_tail(d: Mapping[str, Any]) -> str:
-    parts = []
-    if d.get("pot", 0):
-        parts.append(_pot_name(int(d["pot"])))
-    if "half" in d:
-        parts.append(f"{d['half']} half")
-    return f" ({', '.join(parts)})" if parts else ""
-
-
-def _award_lines(
-    awards: Sequence[Mapping[str, Any]], name: NameOf, *, merged: bool = False
-) -> list[str]:
-    """One line per pot: who takes it, or each of its halves, or who splits them.
-    ``merged``: there were side pots, and pots with the same winners are awarded as one
-    (the engine's order), so a single award is "the pots".
-
-    >>> names = {1: "Ann", 2: "Bob", 3: "Cy"}.__getitem__
-    >>> _award_lines([{"pot": 0, "seat": 1, "amount": 90}], names)
-    ['The pot (90): Ann wins it']
-    >>> print(_award_lines([{"pot": 0, "seat": 1, "amount": 50, "half": "high"},
-    ...                     {"pot": 0, "seat": 2, "amount": 25, "half": "low"},
-    ...                     {"pot": 0, "seat": 3, "amount": 25, "half": "low"}], names)[0])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    The pot (100): Ann wins the high half (50);
-    Bob and Cy split the low half, quartered (Bob 25, Cy 25)
-    >>> _award_lines([{"pot": 0, "seat": 1, "amount": 90, "no_low": True}], names)
-    ['The pot (90): Ann takes the whole pot (no low)']
-    """
-    by_pot: dict[int, dict[str | None, list[tuple[int, int]]]] = {}
-    for d in awards:
-        halves = by_pot.setdefault(int(d.get("pot", 0)), {})
-        halves.setdefault(d.get("half"), []).append((int(d["seat"]), int(d["amount"])))
-    several = len(by_pot) > 1
-    lines = []
-    for k, halves in sorted(by_pot.items()):
-        total = sum(a for got in halves.values() for _, a in got)
-        parts = []
-        no_low = any(d.get("no_low") for d in awards if int(d.get("pot", 0)) == k)
-        for half, got in halves.items():
-            whole = "them" if merged and len(by_pot) == 1 else "it"
-            what = whole if half is None else f"the {half} half"
-            if no_low:
-                what = "the whole pot (no low)"  # hi-lo: no hand has a low, the high scoops
-            if len(got) == 1:
-                seat, amount = got[0]
-                verb = "takes" if no_low else "wins"
-                parts.append(f"{name(seat)} {verb} {what}" + (f" ({_c(amount)})" if half else ""))
-                continue
-            who = " and ".join(name(s) for s, _ in got)
-            # hi-lo: two players sharing one half of a pot get a quarter each
-            quartered = ", quartered" if len(halves) == 2 and len(got) == 2 else ""
-            each = ", ".join(f"{name(s)} {_c(a)}" for s, a in got)
-            parts.append(f"{who} split {what}{quartered} ({each})")
-        pot = _pot_name(k).capitalize() if several or k else "The pot"
-        if merged and not several:
-            pot = "The pots"
-        lines.append(f"{pot} ({_c(total)}): " + "; ".join(parts))
-    return lines
+        return hand_result_text(self, events, name)

@@ -24,7 +24,7 @@ from typing import Any
 from bot import games as registry
 from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import CARDS, Card, parse_card
-from bot.engine.errors import GameError, InvalidConfig
+from bot.engine.errors import GameError, IllegalAction, InvalidConfig
 from bot.engine.events import Event
 from bot.engine.guts import GutsRules
 
@@ -289,10 +289,38 @@ class GameFamily(ABC):
         return self.game
 
     def before_hand(
-        self, stacks: Mapping[int, int], away: frozenset[int], *, computers: frozenset[int]
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        *,
+        computers: frozenset[int],
+        blinds: Mapping[int, str] | None = None,
     ) -> float | None:
         """The next hand is scheduled: seconds the table waits for a decision first (a
-        dealer's choice), or None for its usual pause."""
+        dealer's choice, a straddle), or None for its usual pause. ``blinds``: as for
+        :meth:`start_hand`."""
+        return None
+
+    # ---- what home games play (Hold'em and Omaha: bot/tables/house.py); the defaults
+    # are a table without them
+    def set_house(self, changes: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Change house options from the next hand; returns (name, value) changed."""
+        raise InvalidConfig("house", "this table's game has no house options")
+
+    def queue_bomb_pot(self, ante: int | None, double_board: bool | None) -> dict[str, Any]:
+        """Make the next hand a bomb pot ({"ante", "double_board"} it will be)."""
+        raise InvalidConfig("bomb_pot", "bomb pots are dealt at Hold'em and Omaha tables only")
+
+    def choose_straddle(self, seat: int, yes: bool) -> Event:
+        """The seat offered the straddle of the next hand takes it or not."""
+        raise IllegalAction("this table has no straddle")
+
+    def rabbit(self) -> list[dict[str, Any]] | None:
+        """The board cards the finished hand would have had (None: nothing to hunt)."""
+        return None
+
+    def house_info(self) -> Any:
+        """What the table message shows of the house games (bot/tables/house.py), or None."""
         return None
 
     def awaited_choice(self) -> tuple[int, float] | None:

@@ -74,6 +74,9 @@ class LiveTable:
     next_seed: str | None = None
     """A verifiable table's seed for the next hand, drawn ahead so the table message shows
     its commitment before the deal."""
+    rabbits: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Hand number -> the board its result's **Rabbit** button shows (the last few hands
+    that ended before the river; bot/tables/house.py)."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -108,6 +111,7 @@ class LiveTable:
             "seed": self.seed,
             "next_seed": self.next_seed,
             "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
+            "rabbits": {str(h): r for h, r in sorted(self.rabbits.items())},
         }
 
     @classmethod
@@ -143,6 +147,7 @@ class LiveTable:
         live.result = snap.get("result")
         live.seed = snap.get("seed")
         live.next_seed = snap.get("next_seed")
+        live.rabbits = {int(h): list(r) for h, r in snap.get("rabbits", {}).items()}
         for seat, blind in snap.get("blinds", {}).items():
             info = live.seats.get(int(seat))
             if info is not None and blind in BLIND_STATES:
@@ -176,3 +181,5 @@ class Step:
     the engine's final stacks); the commit reads the real ones back to check."""
     predicted_ok: bool = False
     """Whether those balances let the next hand start."""
+    rabbit_hand: int | None = None
+    """The hand that ended in this step whose result gets a **Rabbit** button."""

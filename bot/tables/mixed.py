@@ -19,6 +19,10 @@ by the player after the last hand's dealer (:meth:`GameFamily.follow_deal`). A p
 carries over between Zoot or Wheelers games belongs to that game: the game goes on (no
 change, no pick) until the pot is won.
 
+The house options of what home games play (a straddle, run it twice, bomb pots, seven-deuce,
+the rabbit: bot/tables/house.py) apply to the Hold'em and Omaha games the table deals
+(seven-deuce to Hold'em's); a bomb pot the host calls waits for the next of them.
+
 One set of stakes for every game: ``small_bet`` (fixed-limit games' small bet, big bet twice
 it; Hold'em and Omaha blinds half and one small bet; Zoot and Wheelers ante one small bet;
 stud bring-in half a small bet) and ``ante`` (the stud games'; default a fifth of the small
@@ -37,6 +41,7 @@ from bot.engine.actions import Action, ActionOption
 from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
 from bot.engine.events import Event
+from bot.engine.flop.rules import HOUSE_OPTIONS
 from bot.tables.games import (
     GameFamily,
     HandEnd,
@@ -46,10 +51,12 @@ from bot.tables.games import (
     load_family,
     make_family,
 )
+from bot.tables.house import HouseTable
 from bot.tables.variants import (
     VARIANTS,
     Variant,
     family_deals,
+    house_options_of,
     variant_keys,
     variant_options,
 )
@@ -119,6 +126,11 @@ class MixedFamily(GameFamily):
         """What a voided hand puts back (its dealer did not deal)."""
         self.hands = 0
         """Hands dealt at the table (0: the first hand is the first game listed)."""
+        self.house: dict[str, Any] = {}
+        """House options the host changed since the table opened (its Hold'em and Omaha
+        games play them; the rules of each keep them too)."""
+        self.bomb_next: dict[str, Any] | None = None
+        """A bomb pot the host called: dealt at the next Hold'em or Omaha hand."""
 
     # ---- building
     @classmethod
@@ -131,6 +143,7 @@ class MixedFamily(GameFamily):
                 if isinstance(settings.get(part), Mapping):
                     values.update(settings[part])
         values.update(options)
+        house = {k: values.pop(k) for k in HOUSE_OPTIONS if k in values}
         unknown = set(values) - {"games", "small_bet", "ante", "decision_seconds", "choice_seconds"}
         if unknown:
             raise InvalidConfig(sorted(unknown)[0], "not an option of a mixed table")
@@ -157,7 +170,9 @@ class MixedFamily(GameFamily):
         rules = [
             make_family(
                 v.game,
-                variant_options(v, small_bet=small_bet, ante=ante, decision_seconds=secs),
+                variant_options(
+                    v, small_bet=small_bet, ante=ante, decision_seconds=secs, house=house
+                ),
             ).rules_json
             for v in variants
         ]
@@ -247,9 +262,16 @@ class MixedFamily(GameFamily):
             "pick": self.pick,
             "undo": self.undo,
             "hands": self.hands,
+            "house": dict(self.house),
+            "bomb_next": self.bomb_next,
         }
 
     def load(self, raw: Mapping[str, Any]) -> None:
+        house = raw.get("house")
+        if house:
+            self._house_rules(dict(house))
+        bomb = raw.get("bomb_next")
+        self.bomb_next = None if bomb is None else dict(bomb)
         self._switch(int(raw.get("index", 0)))
         inner = raw.get("inner")
         if inner:
@@ -301,6 +323,21 @@ class MixedFamily(GameFamily):
         return self._planned(stacks, away).game
 
     def before_hand(
+        self,
+        stacks: Mapping[int, int],
+        away: frozenset[int],
+        *,
+        computers: frozenset[int],
+        blinds: Mapping[int, str] | None = None,
+    ) -> float | None:
+        wait = self._pick_wait(stacks, away, computers=computers)
+        index, _ = self._plan(stacks, away)
+        if wait is None and index == self.index and self.hands:
+            # the same game again: its own decision before the hand (a straddle)
+            return self.inner.before_hand(stacks, away, computers=computers, blinds=blinds)
+        return wait
+
+    def _pick_wait(
         self, stacks: Mapping[int, int], away: frozenset[int], *, computers: frozenset[int]
     ) -> float | None:
         if self.mode != "choice":
@@ -380,6 +417,12 @@ class MixedFamily(GameFamily):
             data = {"key": self.variant.key, "label": self.variant.label, "why": why}
             events.append(Event("game_on", {**data, "seat": chooser, "changed": changed}))
         self.undo = {"last_dealer": self.last_dealer, "dealt": sorted(self.dealt)}
+        if isinstance(self.inner, HouseTable):
+            # the table's count of hands (bomb_pot_every) and a bomb pot the host called
+            self.inner.hand_no = self.hands
+            if self.bomb_next is not None:
+                self.inner.bomb_next, self.bomb_next = self.bomb_next, None
+                self.undo["bomb_next"] = self.inner.bomb_next
         events.extend(self.inner.start_hand(stacks, away, rng, seed=seed, blinds=blinds))
         dealer = self.inner.dealer
         if dealer is not None:
@@ -422,6 +465,8 @@ class MixedFamily(GameFamily):
 
     def void(self) -> None:
         self.inner.void()
+        if isinstance(self.inner, HouseTable) and self.inner.bomb_next is not None:
+            self.bomb_next, self.inner.bomb_next = self.inner.bomb_next, None
         if self.undo is not None:
             # the voided hand's dealer deals again (the same game: a change stands)
             self.last_dealer = self.undo.get("last_dealer")
@@ -490,6 +535,70 @@ class MixedFamily(GameFamily):
 
     def follow_deal(self, last_dealer: int | None) -> None:
         raise InvalidConfig("games", "a mixed game cannot be part of another")
+
+    # ---- what home games play: the Hold'em and Omaha games' (bot/tables/house.py)
+    def _house_rules(self, changes: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Apply house options to the rules of every Hold'em and Omaha game of the table."""
+        flop = [i for i, v in enumerate(self.variants) if v.family == "flop"]
+        if not flop:
+            raise InvalidConfig("house", "this table deals no Hold'em or Omaha game")
+        from bot.engine.flop import FlopRules
+
+        changed: dict[str, str] = {}
+        for i in flop:
+            mine = house_options_of(self.variants[i], changes)
+            rules = FlopRules.create(**{**self.rules[i], **mine})
+            for name in mine:
+                if getattr(rules, name) != self.rules[i].get(name):
+                    changed[name] = str(getattr(rules, name))
+            self.rules[i] = rules.model_dump()
+        self.house.update({k: v for k, v in changes.items() if k in HOUSE_OPTIONS})
+        self._fresh.clear()  # built again from the new rules
+        return sorted(changed.items())
+
+    def set_house(self, changes: Mapping[str, Any]) -> list[tuple[str, str]]:
+        for name in changes:
+            if name not in HOUSE_OPTIONS:
+                raise InvalidConfig(name, "not a house option of this table")
+        changed = self._house_rules(changes)
+        if isinstance(self.inner, HouseTable):
+            self.inner.set_house(house_options_of(self.variant, changes))
+        return changed
+
+    def queue_bomb_pot(self, ante: int | None, double_board: bool | None) -> dict[str, Any]:
+        flop = [i for i, v in enumerate(self.variants) if v.family == "flop"]
+        if not flop:
+            raise InvalidConfig("bomb_pot", "this table deals no Hold'em or Omaha game")
+        first = self._family(flop[0]) if flop[0] != self.index else self.inner
+        assert isinstance(first, HouseTable)
+        amount = first.rules.bomb_ante if ante is None else ante
+        if amount < 1:
+            raise InvalidConfig("ante", f"a bomb pot's ante is at least 1, got {amount}")
+        double = first.rules.bomb_pot_double_board if double_board is None else double_board
+        self.bomb_next = {"ante": amount, "double_board": bool(double)}
+        return dict(self.bomb_next)
+
+    def choose_straddle(self, seat: int, yes: bool) -> Event:
+        return self.inner.choose_straddle(seat, yes)
+
+    def rabbit(self) -> list[dict[str, Any]] | None:
+        return self.inner.rabbit()
+
+    def house_info(self) -> Any:
+        info = self.inner.house_info()
+        if self.bomb_next is None:
+            return info
+        from dataclasses import replace
+
+        from bot.tables.house import HouseInfo
+
+        # a bomb pot called: dealt at the table's next Hold'em or Omaha hand
+        return replace(
+            info or HouseInfo(),
+            bomb_ante=int(self.bomb_next["ante"]),
+            bomb_double=bool(self.bomb_next["double_board"]),
+            bomb_later=True,
+        )
 
     def mixed(self) -> MixedInfo:
         nxt: str | None = None

@@ -42,6 +42,7 @@ from bot.tables.chips import TableChips
 from bot.tables.choices import TableChoices
 from bot.tables.computers import TableComputers
 from bot.tables.errors import NotSeated, StaleAction, TableClosed, UnpayableHand
+from bot.tables.house_service import TableHouse
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, Step
 from bot.tables.privacy import TablePrivacy
 from bot.tables.seating import TableSeating
@@ -51,6 +52,9 @@ from bot.tables.views import PrivateView, Published, TableView
 from bot.tables.writes import TableWrites
 
 log = logging.getLogger(__name__)
+
+RABBITS_KEPT = 10
+"""How many finished hands' rabbits a table keeps for their results' Rabbit buttons."""
 
 
 class TableSubscriber(Protocol):
@@ -65,6 +69,7 @@ class TableService(
     TableSeating,
     TableWrites,
     TableChoices,
+    TableHouse,
     TablePrivacy,
 ):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
@@ -456,6 +461,13 @@ class TableService(
             if fam.in_hand(seat)
         ]
         await self._pend(live, tx, step)
+        rabbit = fam.rabbit()
+        if rabbit:
+            # the board the hand would have had: its result's Rabbit button (house.py)
+            live.rabbits[live.hand_number] = rabbit
+            for old in sorted(live.rabbits)[:-RABBITS_KEPT]:
+                del live.rabbits[old]
+            step.rabbit_hand = live.hand_number
         history = end.history
         if live.verifiable and live.seed is not None:
             # the commitment only: the seed is published when the table closes (/history)
@@ -519,7 +531,10 @@ class TableService(
             live.pending = "next_hand"
             # a decision before the hand (a dealer's choice) waits on the same timer
             computers = frozenset(s for s, i in live.seats.items() if i.is_computer)
-            wait = live.family.before_hand(stacks, self._away(live), computers=computers)
+            blinds = {seat: info.blind for seat, info in live.seats.items() if info.blind}
+            wait = live.family.before_hand(
+                stacks, self._away(live), computers=computers, blinds=blinds or None
+            )
             live.deadline = self._deadline_in(live, self.autostart_delay if wait is None else wait)
         else:
             live.status = "open"

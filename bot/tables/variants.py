@@ -6,7 +6,7 @@ dealer's choice's eight, and how one table's stakes become each game's options.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import games as registry
@@ -47,10 +47,24 @@ def variant_keys(raw: object) -> tuple[str, ...]:
     return keys
 
 
+def house_options_of(v: Variant, house: Mapping[str, Any]) -> dict[str, Any]:
+    """The house options (bot/engine/flop/rules.py HOUSE_OPTIONS) that game ``v`` plays:
+    a Hold'em or Omaha game all of them but seven-deuce at Omaha; the others none."""
+    if v.family != "flop":
+        return {}
+    return {k: val for k, val in house.items() if k != "seven_deuce" or v.game == "holdem"}
+
+
 def variant_options(
-    v: Variant, *, small_bet: int, ante: int | None, decision_seconds: int | None
+    v: Variant,
+    *,
+    small_bet: int,
+    ante: int | None,
+    decision_seconds: int | None,
+    house: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The options of one game of the table, from the table's stakes."""
+    """The options of one game of the table, from the table's stakes (and its house
+    options, for the Hold'em and Omaha games)."""
     out: dict[str, Any] = dict(v.options)
     if v.family == "guts":
         out["ante"] = small_bet
@@ -67,6 +81,7 @@ def variant_options(
             out.update(small_bet=small_bet, big_bet=2 * small_bet)
     if decision_seconds is not None:
         out["decision_seconds"] = decision_seconds
+    out.update(house_options_of(v, house or {}))
     return out
 
 

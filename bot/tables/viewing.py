@@ -32,6 +32,10 @@ def _commitment(live: LiveTable) -> dict[str, Any]:
     return {}
 
 
+BETWEEN_HANDS = ("straddle", "no_straddle")
+"""Options a private view keeps between hands: the seat offered the next hand's straddle."""
+
+
 class TableViewing:
     """Mixin of the TableService: what it needs of the service is declared below."""
 
@@ -136,6 +140,7 @@ class TableViewing:
             verifiable=live.verifiable,
             **_commitment(live),
             closing=live.closing if live.status == "closed" else None,
+            house=fam.house_info() if live.status != "closed" else None,
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -148,8 +153,12 @@ class TableViewing:
         if live.status == "paused":
             options = tuple(ActionOption(o.kind, False, "the table is paused") for o in options)
         elif not fam.hand_running:
+            # between hands only the next hand's straddle may be taken (bot/tables/house.py)
             options = tuple(
-                ActionOption(o.kind, False, "no hand is being played right now") for o in options
+                o
+                if o.kind in BETWEEN_HANDS and o.allowed
+                else ActionOption(o.kind, False, "no hand is being played right now")
+                for o in options
             )
         return PrivateView(
             table_id=live.id,
@@ -220,6 +229,7 @@ class TableViewing:
             announcements=tuple(step.announcements),
             results=tuple(step.results),
             results_after=tuple(step.results_after),
+            rabbit_hand=step.rabbit_hand,
         )
 
     async def view(self, table_id: int) -> TableView:

@@ -81,6 +81,9 @@ class TableView:
     commitment_hand: int = 0
     closing: str | None = None
     """A closed table's closing post: what went back and each player's balance after it."""
+    house: Any = None
+    """What home games play, as the table message shows it (:class:`bot.tables.house.
+    HouseInfo`: a straddle offered, a bomb pot next, two boards), else None."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -119,6 +122,9 @@ class Published:
     results_after: tuple[int, ...] = ()
     """For each result, how many of the announcements came before it: a hand's result is
     posted before what follows from it ("out of chips", "Waiting for players")."""
+    rabbit_hand: int | None = None
+    """A hand whose result (the last one here) gets a **Rabbit** button: it ended before
+    the river, and its table hunts the rabbit (bot/tables/house.py)."""
 
     def posts(self) -> tuple[tuple[str, bool], ...]:
         """The announcements and results in the order they happened, each marked whether

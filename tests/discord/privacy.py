@@ -96,14 +96,16 @@ class PrivacyRecorder(PublishRelay):
                     continue
                 # the stud games' up cards are public; only the down cards are hidden
                 cards = frozenset(pv.down_cards if pv.game in STUD_GAMES else pv.cards)
-                hidden[uid] = cards
+                hidden[uid] = cards - self.revealed.get((tid, number), set())
                 self.held.setdefault((tid, number, uid), set()).update(cards)
         self.states.append(HiddenState(self.clock(), tid, number, over, hidden))
 
 
 def _shown_cards(kind: str, data: Mapping[str, Any]) -> set[Card]:
-    if kind == "show":  # the stud games
+    if kind in ("show", "reveal"):  # a showdown; a winner who shows (seven-deuce)
         return {parse_card(c) for c in data.get("cards", ())}
+    if kind == "runout_ask":  # all in before the river: the hands are shown (run it twice)
+        return {parse_card(c) for h in data.get("hands", {}).values() for c in h}
     if kind == "showdown":  # guts
         return {parse_card(c) for h in data.get("hands", {}).values() for c in h["cards"]}
     return set()

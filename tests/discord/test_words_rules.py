@@ -41,12 +41,11 @@ async def test_issue19_item12_rules_holdem_has_no_split_row_and_no_raw_none_or_f
     world: World, bot: HomeGameBot, game: str
 ) -> None:
     rec = await world.fake.invoke(world.bob, world.channel, "rules", subcommand=game)
-    # the rules take two messages (6,000 characters of embeds each); the house rules close
-    # the second
-    text = (
-        embed_text((await rec.response()).embeds)
-        + "\n"
-        + embed_text((await rec.followup(0)).embeds)
+    # the rules take three messages (6,000 characters of embeds each, since what home games
+    # play joined them); the house rules close the last
+    text = "\n".join(
+        [embed_text((await rec.response()).embeds)]
+        + [embed_text((await rec.followup(i)).embeds) for i in range(2)]
     )
     rows = [line for line in text.splitlines() if line.startswith("`")]
     assert rows, text

@@ -11,7 +11,7 @@ an ordinary seeded ``random.Random`` for everything else.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from bot.engine.cards import CARDS, Card, parse_cards
 
@@ -69,5 +69,23 @@ def stacked_factory(*rngs: random.Random, seed: int = 99) -> Callable[[], random
         if queue:
             return queue.pop(0)
         return random.Random(master.getrandbits(64))
+
+    return factory
+
+
+def stacked_hands(*hands: tuple[str, str], seed: int = 5) -> Callable[[], random.Random]:
+    """An rng factory dealing ``hands`` (cards, draw for the button) one per hand, then
+    seeded shuffles (the service's first call is its computer players' rng)."""
+    master = random.Random(seed)
+    queue: Iterator[tuple[str, str]] = iter(hands)
+    calls = [0]
+
+    def factory() -> random.Random:
+        calls[0] += 1
+        nxt = next(queue, None) if calls[0] > 1 else None
+        if nxt is None:
+            return random.Random(master.getrandbits(64))
+        cards, draw = nxt
+        return StackedRng(cards, draw=draw, seed=master.getrandbits(32))
 
     return factory

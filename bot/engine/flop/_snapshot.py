@@ -57,6 +57,14 @@ def dump(hand: FlopState) -> dict[str, Any]:
         "shown_early": hand.shown_early,
         "phh_actions": list(hand.phh_actions),
         "result": hand.result,
+        # what home games play (house.py); a snapshot saved before has none of these
+        "street_bet": hand._street_bet,
+        "straddle_pos": hand.straddle_pos,
+        "bomb": hand.bomb,
+        "boards": [_codes(b) for b in hand.boards[1:]],
+        "runs": hand.runs,
+        "choice": hand.choice,
+        "choices": {str(p): c for p, c in sorted(hand.choices.items())},
     }
 
 
@@ -143,10 +151,38 @@ def load(cls: Callable[..., H], snap: Any) -> H:
         raise SnapshotError("snapshot: field 'hole' must hold one entry per player")
     hand.hole = [_cards(h, "hole") for h in hole]
     hand.board = _cards(_get(snap, "board"), "board")
+    extra = snap.get("boards", [])
+    if not isinstance(extra, list) or len(extra) > 1:
+        raise SnapshotError("snapshot: field 'boards' must list at most one more board")
+    hand.boards = [hand.board, *(_cards(b, "boards") for b in extra)]
+    hand.runs = _int(snap, "runs") if "runs" in snap else 1
+    if hand.runs not in (1, 2):
+        raise SnapshotError(f"snapshot: field 'runs' must be 1 or 2, got {hand.runs}")
+    hand._multi = len(hand.boards) > 1 and hand.runs == 1
+    hand.bomb = _int(snap, "bomb") if "bomb" in snap else 0
+    straddle = snap.get("straddle_pos")
+    if straddle is not None and (not isinstance(straddle, int) or not 0 <= straddle < n):
+        raise SnapshotError(f"snapshot: field 'straddle_pos' {straddle!r} is out of range")
+    hand.straddle_pos = straddle
+    choice = snap.get("choice")
+    if choice not in (None, "runout", "show"):
+        raise SnapshotError(f"snapshot: field 'choice' is {choice!r}")
+    hand.choice = choice
+    choices = snap.get("choices", {})
+    if not isinstance(choices, Mapping) or not all(
+        str(k).isdigit() and int(k) < n and v in (None, "once", "twice", "show", "muck")
+        for k, v in choices.items()
+    ):
+        raise SnapshotError("snapshot: field 'choices' must map positions to choices")
+    hand.choices = {int(k): v for k, v in choices.items()}
     hand.street = _int(snap, "street")
     if hand.street > 5:
         raise SnapshotError(f"snapshot: field 'street' must be 0 to 5, got {hand.street}")
-    hand._street_bet = rules.street_bet(min(max(hand.street, 1), 4))
+    hand._street_bet = (
+        _int(snap, "street_bet")
+        if "street_bet" in snap
+        else rules.street_bet(min(max(hand.street, 1), 4))
+    )
     hand.actors = _ints(snap, "actors", None)
     hand.acted = set(_ints(snap, "acted", None))
     if any(p >= n for p in (*hand.actors, *hand.acted)):

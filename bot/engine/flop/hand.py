@@ -47,9 +47,10 @@ from bot.engine.cards import CARDS, Card
 from bot.engine.errors import GameError, InvalidConfig
 from bot.engine.events import ChipMove, Event
 from bot.engine.flop._snapshot import dump, load
+from bot.engine.flop.house import HouseRules
 from bot.engine.flop.options import AGGRESSIONS, OVER, ActionOptions
 from bot.engine.flop.rules import FlopRules
-from bot.engine.flop.showdown import award_uncontested, showdown
+from bot.engine.flop.showdown import award_uncontested
 
 # Events and chip moves on the hot path are built from a whole tuple (every field, in
 # order) with tuple.__new__, skipping the named tuple's Python-level constructor (as Razz).
@@ -102,7 +103,7 @@ def next_button(seats: Sequence[int], button: int) -> int:
     return next((s for s in ordered if s > button), ordered[0])
 
 
-class FlopHand(ActionOptions):
+class FlopHand(ActionOptions, HouseRules):
     """One hand. Build it, call :meth:`start`, then :meth:`apply` actions.
 
     The deck is injected: a ``random.Random`` (default ``secrets.SystemRandom``) deals
@@ -110,6 +111,10 @@ class FlopHand(ActionOptions):
     up-front shuffle), or ``deck`` stacks it (top first). Hole cards are dealt player
     by player from position 0, then the board; no burn cards (a stacked deck from a hand
     history has none).
+
+    What home games play (:mod:`bot.engine.flop.house`): ``straddle`` is the seat that
+    straddles (under the gun or the button), ``bomb`` a bomb pot's ante (no blinds, the
+    hand starts on the flop) and ``boards`` its number of boards (1 or 2).
     """
 
     # Robert's Rules of Poker where pokerkit 0.7.7 reads otherwise (module docstring).
@@ -141,6 +146,9 @@ class FlopHand(ActionOptions):
         deck: Sequence[Card] | None = None,
         dead_small: bool = False,
         posts: Sequence[int] = (),
+        straddle: int | None = None,
+        bomb: int = 0,
+        boards: int = 1,
     ) -> None:
         n = len(players)
         if not rules.min_players <= n <= rules.max_players:
@@ -185,7 +193,6 @@ class FlopHand(ActionOptions):
         self.dead = 0  # dead antes (in the main pot, belonging to no one's contribution)
         self.folded: list[bool] = [False] * n
         self.hole: list[list[Card]] = [[] for _ in range(n)]
-        self.board: list[Card] = []
         # Nominal blinds by position (heads-up: position 0 is the big blind; with a dead
         # small blind too, and a posted big blind of a new player is one more).
         blinds = [0] * n
@@ -210,7 +217,33 @@ class FlopHand(ActionOptions):
                 blinds[p] = rules.big_blind
                 post_pos.append(p)
         self.posts: tuple[int, ...] = tuple(sorted(post_pos))
+        if boards not in (1, 2):
+            raise InvalidConfig("boards", f"one or two boards, got {boards}")
+        if bomb < 0:
+            raise InvalidConfig("bomb", f"a bomb pot's ante cannot be negative ({bomb})")
+        self.bomb = bomb
+        self.straddle_pos: int | None = None
+        if bomb:
+            # a bomb pot: antes only, no blinds (nor a straddle, nor a posted big blind)
+            blinds = [0] * n
+            self.posts = ()
+        elif straddle is not None:
+            where = dict(zip(self.seat_ids, range(n), strict=True))
+            p = where.get(straddle, -1)
+            button = dealer in seat_list and p == n - 1
+            if n < 3 or p in self.posts or (p != self.bb_pos + 1 and not button):
+                raise InvalidConfig(
+                    "straddle", f"seat {straddle} is neither under the gun nor on the button"
+                )
+            blinds[p] = rules.straddle_amount
+            self.straddle_pos = p
         self.blinds = blinds
+        self.board: list[Card] = []
+        self.boards: list[list[Card]] = [self.board] + [[] for _ in range(boards - 1)]
+        self._multi = boards > 1
+        self.runs = 1
+        self.choice: str | None = None
+        self.choices: dict[int, str | None] = {}
         self.street = 0
         self.actors: list[int] = []
         self.acted: set[int] = set()
@@ -261,7 +294,7 @@ class FlopHand(ActionOptions):
 
     def to_act(self) -> frozenset[int]:
         if not self.actors or self.street == OVER:
-            return frozenset()
+            return frozenset() if self.choice is None else self.choosing()
         seat = self.seat_ids[self.actors[0]]
         turn = _TURNS.get(seat)
         if turn is None:
@@ -327,7 +360,9 @@ class FlopHand(ActionOptions):
                 },
             )
         ]
-        if rules.ante:
+        if self.bomb:
+            self._bomb_antes(out)
+        elif rules.ante:
             big = self.bb_pos
             antes = [0] * n
             for p in range(n):
@@ -345,14 +380,17 @@ class FlopHand(ActionOptions):
                 top, cutoff = sorted(antes)[-1:-3:-1]
                 if top > cutoff:
                     out.append(self._refund(antes.index(top), top - cutoff))
-        posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
-        moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
-        blinds: dict[str, Any] = {"amounts": posted}
-        if self.bb_pos != (0 if n == 2 else 1):
-            blinds["dead_small"] = True
-        if self.posts:
-            blinds["posts"] = [self.seat_ids[p] for p in self.posts]
-        out.append(Event("blinds", blinds, None, moves))
+        if not self.bomb:
+            posted = [min(b, self.stacks[p]) for p, b in enumerate(self.blinds)]
+            moves = tuple(self._pay(p, b, "blind") for p, b in enumerate(posted) if b)
+            blinds: dict[str, Any] = {"amounts": posted}
+            if self.bb_pos != (0 if n == 2 else 1):
+                blinds["dead_small"] = True
+            if self.posts:
+                blinds["posts"] = [self.seat_ids[p] for p in self.posts]
+            if self.straddle_pos is not None:
+                blinds["straddle"] = self.seat_ids[self.straddle_pos]
+            out.append(Event("blinds", blinds, None, moves))
         k = rules.hole_cards
         dealt = self._draw(k * n)
         seat_ids, hole, phh = self.seat_ids, self.hole, self.phh_actions
@@ -363,11 +401,28 @@ class FlopHand(ActionOptions):
             seat = seat_ids[p]
             out.append(_new(Event, ("deal_hole", {"seat": seat, "cards": codes}, seat, ())))
             phh.append(PHH_DEAL[p] + "".join(codes))
+        if self.bomb:
+            self.street = 2  # a bomb pot: no betting before the flop
+            self._deal_board(out)
         self._begin_betting(out)
         self.log.extend(out)
         return out
 
+    def _bomb_antes(self, out: list[Event]) -> None:
+        """A bomb pot: every player antes (live, as a bet all put in before the flop)."""
+        antes = [min(self.bomb, s) for s in self.stacks]
+        moves = tuple(self._pay(p, a, "ante", bet=False) for p, a in enumerate(antes) if a)
+        self.contrib = antes[:]
+        data = {"amounts": antes, "dead": False, "bomb": True, "boards": len(self.boards)}
+        out.append(Event("antes", data, None, moves))
+        top, cutoff = sorted(antes)[-1:-3:-1]
+        if top > cutoff:  # an ante nobody else could match goes back in part (as pokerkit)
+            out.append(self._refund(antes.index(top), top - cutoff))
+
     def _deal_board(self, out: list[Event]) -> None:
+        if self._multi:
+            self._deal_boards(out)
+            return
         cards = self._draw(BOARD_CARDS[self.street])
         self.board.extend(cards)
         codes = [CODE[c] for c in cards]
@@ -396,8 +451,11 @@ class FlopHand(ActionOptions):
             if b >= best:
                 top, best = i, b
         opener = (top + 1) % n
-        self.opener = opener
         order = (opener, *AFTER[n][opener])
+        if self.straddle_pos is not None and self.street == 1:
+            order = self._straddle_order(order)
+            opener = order[0]
+        self.opener = opener
         folded, stacks = self.folded, self.stacks
         # pokerkit: only a player who can still lose chips acts (the effective stack: up
         # to the second-largest total of the live players).
@@ -419,6 +477,14 @@ class FlopHand(ActionOptions):
             if self._cap is not None and self.BLIND_IS_THE_BET:
                 self.aggressions = 1  # the big blind is the round's bet (RRP)
             self.level = big if self._half else price
+            if self.straddle_pos is not None:
+                # the straddle is a blind raise: fixed limit, the round's first raise; else
+                # the smallest raise goes one straddle over it
+                if self._cap is not None:
+                    self.aggressions += 1
+                    self.level = price
+                else:
+                    self._street_bet = price
         else:
             self.level = price
         self.top = price
@@ -452,10 +518,10 @@ class FlopHand(ActionOptions):
                     cards = "".join(CODE[c] for c in self.hole[p])
                     self.phh_actions.append(f"p{p + 1} sm {cards}")
                 self.shown_early = True
-            while self.street < 4:
-                self.street += 1
-                self._deal_board(out)
-            out.extend(showdown(self))
+                if self.rules.run_it_twice == "ask" and not self._multi:
+                    self._ask_runout(out, live)  # Once or Twice (house.py)
+                    return
+            self._run_out(out)
             return
         self.street += 1
         self._deal_board(out)
@@ -485,6 +551,8 @@ class FlopHand(ActionOptions):
             # A plain legal action by the current actor (_check's answer, precomputed).
             target: int | None = self._low if kind in AGGRESSIONS else None
         else:
+            if self.choice is not None:
+                return self._choose(action)  # Once/Twice, Show/Muck (house.py)
             p, target = self._check(action)
         seat = self.seat_ids[p]
         stacks, bets = self.stacks, self.bets

@@ -23,6 +23,7 @@ The rules (Robert's Rules of Poker, RRP; docs/rules.md 6.5-6.7, 6.15):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from bot.engine.actions import Action, ActionOption
@@ -50,6 +51,7 @@ class ActionOptions(FlopState):
     _pos: dict[int, int] | None
     _half: bool
     _check_kinds: tuple[str, ...]
+    _check_choice: Callable[[Action], int]
 
     def position(self, seat: int) -> int:
         pos = self._pos
@@ -130,6 +132,10 @@ class ActionOptions(FlopState):
             reason = "the hand has not started"
         elif self.street == OVER:
             reason = "the hand is over"
+        elif self.choice == "runout":
+            reason = "no more betting: the players still in choose Once or Twice"
+        elif self.choice == "show":
+            reason = "the pot is won: its winner shows or mucks"
         elif not self.actors or self.seat_ids[self.actors[0]] != seat:
             reason = "it is not your turn"
         if reason is not None:
@@ -209,7 +215,10 @@ class ActionOptions(FlopState):
     def can(self, action: Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is refused."""
         try:
-            self._check(action)
+            if self.choice is not None:
+                self._check_choice(action)  # Once/Twice, Show/Muck (house.py)
+            else:
+                self._check(action)
         except GameError as exc:
             return exc.message
         return None
@@ -243,8 +252,12 @@ class ActionOptions(FlopState):
         return p, None
 
     def default_action(self, seat: int) -> Action:
-        """The timeout action: check when free, else fold."""
+        """The timeout action: check when free, else fold; in a decision outside the
+        betting, its default (run the board once; an uncontested winner mucks)."""
         p = self.position(seat)
+        if self.choice is not None and p in self.choices:
+            kind = "once" if self.choice == "runout" else "muck"
+            return Action(seat, kind, timed_out=True)
         if self.actors and self.actors[0] == p and self.bets[p] >= self.top:
             return Action(seat, "check", timed_out=True)
         return Action(seat, "fold", timed_out=True)

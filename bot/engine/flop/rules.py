@@ -11,9 +11,22 @@ from bot.engine.errors import InvalidConfig
 Game = Literal["holdem", "omaha"]
 Betting = Literal["no-limit", "pot-limit", "fixed-limit"]
 Split = Literal["high", "hi-lo"]
+Straddle = Literal["off", "under-the-gun", "button"]
+RunItTwice = Literal["off", "ask"]
 
 #: Hole cards per player.
 HOLE_CARDS: dict[str, int] = {"holdem": 2, "omaha": 4}
+#: The house options of what home games play (issue 18 items 11-15): a host changes them
+#: between hands (``/table house``); each applies from the next hand.
+HOUSE_OPTIONS: tuple[str, ...] = (
+    "straddle",
+    "run_it_twice",
+    "bomb_pot_every",
+    "bomb_pot_ante",
+    "bomb_pot_double_board",
+    "seven_deuce",
+    "rabbit_hunt",
+)
 #: pokerkit: fixed limit allows one bet and three raises per street.
 MAX_FIXED_AGGRESSIONS = 4
 
@@ -60,6 +73,39 @@ class FlopRules(BaseModel):
     )
     min_players: int = Field(2, ge=2, le=9, description="Fewest players needed to deal a hand")
     max_players: int = Field(9, ge=2, le=9, description="Most players at the table")
+    # ---- what home games play (issue 18 items 11-15; docs/rules.md 6.17-6.21): house
+    # options a host may change between hands (/table house)
+    straddle: Straddle = Field(
+        "off",
+        description="A Straddle button before the deal for the seat after the big blind"
+        " (under-the-gun) or the button: twice the big blind, acting last before the flop",
+    )
+    run_it_twice: RunItTwice = Field(
+        "off",
+        description="'ask': all in before the river, each player still in chooses Once or"
+        " Twice; all Twice deals the rest of the board twice, each run wins half",
+    )
+    bomb_pot_every: int = Field(
+        0, ge=0, le=1000, description="Every N-th hand is a bomb pot (0: only when called)"
+    )
+    bomb_pot_ante: int | None = Field(
+        None, ge=1, description="Each player's ante in a bomb pot; twice the big blind"
+    )
+    bomb_pot_double_board: bool = Field(
+        False, description="The regular bomb pots (bomb_pot_every) deal two boards"
+    )
+    seven_deuce: int = Field(
+        0,
+        ge=0,
+        le=1_000_000,
+        description="Hold'em: a pot won with 7-2 offsuit, shown, is paid this by every"
+        " other player dealt in",
+    )
+    rabbit_hunt: bool = Field(
+        True,
+        description="A Rabbit button after a hand that ended before the river shows the"
+        " cards that would have come (off in tournaments)",
+    )
 
     @model_validator(mode="after")
     def _check_relations(self) -> FlopRules:
@@ -74,6 +120,8 @@ class FlopRules(BaseModel):
             raise ValueError(
                 f"big_bet: must be at least the small bet ({self.small_limit}), got {self.big_bet}"
             )
+        if self.seven_deuce and self.game != "holdem":
+            raise ValueError(f"seven_deuce: is played in Hold'em only, not in {self.game}")
         if self.max_players < self.min_players:
             raise ValueError(
                 f"max_players: must be at least min_players ({self.min_players}), "
@@ -122,6 +170,16 @@ class FlopRules(BaseModel):
         if self.betting == "fixed-limit":
             return self.small_limit if street <= 2 else self.big_limit
         return self.min_raise_bet
+
+    @property
+    def bomb_ante(self) -> int:
+        """Each player's ante in a bomb pot the table deals by itself (bomb_pot_every)."""
+        return self.bomb_pot_ante if self.bomb_pot_ante is not None else 2 * self.big_blind
+
+    @property
+    def straddle_amount(self) -> int:
+        """A straddle: twice the big blind (a blind raise; in fixed limit, one raise)."""
+        return 2 * self.big_blind
 
     @property
     def max_aggressions(self) -> int | None:

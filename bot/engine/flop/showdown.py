@@ -7,14 +7,20 @@ at least one of the pot's contestants has an eight-or-better low, the pot is hal
 odd chip to the high half; each half is split among its winners (two tied lows: a
 quartered pot); with no low the high hand takes the whole pot. Within a half, odd chips go
 to the first winner clockwise from the button (the lowest position).
+
+With two boards (a double-board bomb pot, or a board run twice) each pot is split between
+the boards first, the odd chip to board 1 (run 1), and each board's share is split as above
+by that board's hands (docs/rules.md 6.18, 6.19). A seven-deuce table then pays a shown 7-2
+offsuit that won chips (:mod:`bot.engine.flop.sevendeuce`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.cards import CARDS
+from bot.engine.cards import CARDS, Card
 from bot.engine.events import ChipMove, Event
+from bot.engine.flop.sevendeuce import pay_seven_deuce
 from bot.engine.flop.state import FlopState
 from bot.engine.hands.high import high_name as _high_name
 from bot.engine.hands.high import high_score, omaha_high_score
@@ -59,8 +65,7 @@ def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
     hand.stacks[winner] += amount
     hand.contrib = [0] * hand.n
     hand.dead = 0
-    hand.street = 5
-    final = _final(hand)
+    final = final_stacks(hand)
     hand.result = {
         "showdown": False,
         "pots": [{"amount": amount, "winners": [seat], "shares": {str(seat): amount}}],
@@ -69,6 +74,8 @@ def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
         "board": [CODE[c] for c in hand.board],
         "stacks": final,
     }
+    if len(hand.boards) > 1:
+        hand.result["boards"] = [[CODE[c] for c in b] for b in hand.boards]
     out.append(
         Event(
             "award",
@@ -76,16 +83,26 @@ def award_uncontested(hand: FlopState, winner: int, out: list[Event]) -> None:
             chips=(ChipMove(seat, -amount, "award"),) if amount else (),
         )
     )
+    if hand.rules.seven_deuce:
+        # seven-deuce: the winner shows (7-2 offsuit is paid) or mucks; asked of every
+        # uncontested winner, so the question says nothing of the cards (house.py)
+        hand._ask_show(winner, out)
+        return
+    hand.street = 5
     out.append(Event("hand_over", {"stacks": final.copy()}))
 
 
-def _final(hand: FlopState) -> dict[str, int]:
+def final_stacks(hand: FlopState) -> dict[str, int]:
+    """Each seat's chips now, by seat number (a hand's result)."""
     return dict(zip(map(str, hand.seat_ids), hand.stacks, strict=True))
 
 
-def scores(hand: FlopState, p: int) -> tuple[int, int | None]:
-    """(high score, low score or None) of position ``p`` on the full board."""
-    hole, board = hand.hole[p], hand.board
+def scores(hand: FlopState, p: int, board: list[Card] | None = None) -> tuple[int, int | None]:
+    """(high score, low score or None) of position ``p`` on the full board (``board``:
+    another of the hand's boards)."""
+    hole = hand.hole[p]
+    if board is None:
+        board = hand.board
     if hand.rules.game == "omaha":
         high = omaha_high_score(hole, board)
         low = omaha_low8_score(hole, board) if hand.rules.split == "hi-lo" else None
@@ -115,7 +132,11 @@ def showdown(hand: FlopState) -> list[Event]:
     live = [p for p in range(n) if not hand.folded[p]]
     first = hand.opener or 0
     order = sorted(live, key=lambda p: (p - first) % n)
-    value = {p: scores(hand, p) for p in live}
+    boards = hand.boards
+    multi = len(boards) > 1
+    # each board's hands (one board: the board's, as ever)
+    values = [{p: scores(hand, p, board) for p in live} for board in boards]
+    value = values[0]
     pots = pots_of(hand)
     # Each pot is paid on its own (RRP). pokerkit's reading (POTS_APART off): a hand that
     # wins no part of any pot is dead before the chips are pushed, and pots left with the
@@ -133,32 +154,39 @@ def showdown(hand: FlopState) -> list[Event]:
                 },
             )
         )
-    winning = {p for pot in pots for half in _halves(pot, value) for p in half[2]}
+    winning = {p for vals in values for pot in pots for half in _halves(pot, vals) for p in half[2]}
     contest = [p in winning for p in range(n)]
     hi_lo = hand.rules.split == "hi-lo"
     reveal_all = hand.rules.showdown_reveal == "all"
-    best_high: dict[int, int] = {}
-    best_low: dict[int, int] = {}
+    best_high: dict[tuple[int, int], int] = {}
+    best_low: dict[tuple[int, int], int] = {}
     shown: dict[str, Any] = {}
+    shown_pos: set[int] = set()
     mucked: list[int] = []
     for p in order:
         seat = hand.seat_ids[p]
-        high, low = value[p]
         mine = [k for k, pot in enumerate(pots) if p in pot.eligible]
         could_win = any(
-            high >= best_high.get(k, 0) or (low is not None and low >= best_low.get(k, 0))
+            _beats(vals[p], best_high.get((b, k), 0), best_low.get((b, k), 0))
+            for b, vals in enumerate(values)
             for k in mine
         )
         if reveal_all or could_win or hand.shown_early:
+            high, low = value[p]
             codes = [CODE[c] for c in hand.hole[p]]
             data: dict[str, Any] = {"seat": seat, "cards": codes, "high": high_name(high)}
             if hi_lo:
                 data["low"] = low8_name(low)
+            if multi:
+                data["boards"] = [_names(vals[p], hi_lo) for vals in values]
             shown[str(seat)] = {k: v for k, v in data.items() if k != "seat"}
-            for k in mine:
-                best_high[k] = max(best_high.get(k, 0), high)
-                if low is not None:
-                    best_low[k] = max(best_low.get(k, 0), low)
+            shown_pos.add(p)
+            for b, vals in enumerate(values):
+                h, lo = vals[p]
+                for k in mine:
+                    best_high[(b, k)] = max(best_high.get((b, k), 0), h)
+                    if lo is not None:
+                        best_low[(b, k)] = max(best_low.get((b, k), 0), lo)
             out.append(Event("show", data))
             if not hand.shown_early:
                 hand.phh_actions.append(f"p{p + 1} sm {''.join(codes)}")
@@ -167,33 +195,50 @@ def showdown(hand: FlopState) -> list[Event]:
             out.append(Event("muck", {"seat": seat}))
             hand.phh_actions.append(f"p{p + 1} sm")
     results = []
+    won: set[int] = set()
+    count = len(boards)
     for k, pot in enumerate(pots if hand.POTS_APART else pots_of(hand, contest)):
-        halves = _halves(pot, value)
-        no_low = hi_lo and halves[0][0] is None
         shares: dict[int, int] = {}
         entry: dict[str, Any] = {"amount": pot.amount}
-        if no_low:
-            entry["no_low"] = True
-        for half, amount, winners in halves:
-            if not amount:
-                continue
-            for p, a in split(amount, winners).items():
-                seat = hand.seat_ids[p]
-                hand.stacks[p] += a
-                shares[p] = shares.get(p, 0) + a
-                data = {"pot": k, "seat": seat, "amount": a}
-                if half is not None:
-                    data["half"] = half
-                elif no_low:
-                    data["no_low"] = True  # hi-lo: no hand has a low, the high takes all
-                out.append(Event("award", data, None, (ChipMove(seat, -a, "award"),)))
-            entry[f"{half}_winners" if half else "winners"] = [hand.seat_ids[p] for p in winners]
+        parts: list[dict[str, Any]] = []
+        # two boards: the pot halves, the odd chip to board 1 (run 1); one board: all of it
+        each, odd = divmod(pot.amount, count)
+        for b in range(count):
+            amount = each + (odd if b == 0 else 0)
+            part: dict[str, Any] = entry if not multi else {"board": b + 1, "amount": amount}
+            halves = _halves(Pot(amount, pot.eligible), values[b])
+            no_low = hi_lo and halves[0][0] is None
+            if no_low:
+                part["no_low"] = True
+            for half, chips, winners in halves:
+                if not chips:
+                    continue
+                for p, a in split(chips, winners).items():
+                    seat = hand.seat_ids[p]
+                    hand.stacks[p] += a
+                    shares[p] = shares.get(p, 0) + a
+                    data = {"pot": k, "seat": seat, "amount": a}
+                    if multi:
+                        data["board"] = b + 1
+                    if half is not None:
+                        data["half"] = half
+                    elif no_low:
+                        data["no_low"] = True  # hi-lo: no hand has a low, the high takes all
+                    out.append(Event("award", data, None, (ChipMove(seat, -a, "award"),)))
+                key = f"{half}_winners" if half else "winners"
+                part[key] = [hand.seat_ids[p] for p in winners]
+            if multi:
+                parts.append(part)
+        if multi:
+            entry["boards"] = parts
         if "winners" not in entry:
             entry["winners"] = sorted({hand.seat_ids[p] for p in shares})
         entry["shares"] = {str(hand.seat_ids[p]): a for p, a in sorted(shares.items())}
+        won.update(shares)
         results.append(entry)
     hand.contrib = [0] * n
     hand.dead = 0
+    paid = pay_seven_deuce(hand, won, shown_pos, out) if hand.rules.seven_deuce else []
     hand.street = 5
     hand.result = {
         "showdown": True,
@@ -201,7 +246,26 @@ def showdown(hand: FlopState) -> list[Event]:
         "shown": shown,
         "mucked": mucked,
         "board": [CODE[c] for c in hand.board],
-        "stacks": _final(hand),
+        "stacks": final_stacks(hand),
     }
-    out.append(Event("hand_over", {"stacks": _final(hand)}))
+    if multi:
+        hand.result["boards"] = [[CODE[c] for c in b] for b in boards]
+        if hand.runs > 1:
+            hand.result["runs"] = hand.runs
+    if paid:
+        hand.result["seven_deuce"] = paid
+    out.append(Event("hand_over", {"stacks": final_stacks(hand)}))
+    return out
+
+
+def _beats(value: tuple[int, int | None], high: int, low: int) -> bool:
+    """Whether a hand could still win a pot: its high or low is at least the best shown."""
+    return value[0] >= high or (value[1] is not None and value[1] >= low)
+
+
+def _names(value: tuple[int, int | None], hi_lo: bool) -> dict[str, str]:
+    """A hand's names on one board (what a shown hand makes on each of two boards)."""
+    out = {"high": high_name(value[0])}
+    if hi_lo:
+        out["low"] = low8_name(value[1])
     return out

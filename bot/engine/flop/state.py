@@ -8,9 +8,11 @@ the hand, so the hand can import them without an import cycle (as stud's ``StudC
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bot.engine.cards import Card
+from bot.engine.events import Event
 from bot.engine.flop.rules import FlopRules
 
 
@@ -51,6 +53,24 @@ class FlopState:
     shown_early: bool
     phh_actions: list[str]
     result: dict[str, Any] | None
+    # ---- what home games play (bot/engine/flop/house.py)
+    straddle_pos: int | None
+    """The position that straddled (a blind of twice the big blind), or None."""
+    bomb: int
+    """A bomb pot's ante (0: not a bomb pot): no blinds, the hand starts at the flop."""
+    boards: list[list[Card]]
+    """Every board: ``boards[0]`` is ``board``; a double board or a second run adds one."""
+    runs: int
+    """How many times the board was run after an all-in (1, or 2: run it twice)."""
+    choice: str | None
+    """A decision the hand waits for outside the betting: "runout" (Once or Twice after
+    an all-in) or "show" (an uncontested winner shows or mucks, seven-deuce); None."""
+    choices: dict[int, str | None]
+    """Position -> what it chose in the decision above (None: not yet)."""
+    _ask_show: Callable[[int, list[Event]], None]
+    """An uncontested winner at a seven-deuce table shows or mucks (house.py)."""
     _deck: list[Card]
     _next: int
     _street_bet: int
+    _multi: bool
+    """Two boards from the flop on (a double-board bomb pot): each street deals both."""
