@@ -55,7 +55,7 @@ from bot.ops.sandbox import (
     policy_action,
     table_options,
 )
-from bot.ops.sandbox_users import SETTLE, act
+from bot.ops.sandbox_users import SETTLE, act, hand_dm
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.tables.views import Published
@@ -277,8 +277,8 @@ async def measure(
 
 
 def _dm_fields(fake: FakeDiscord, user: FakeUser) -> Any:
-    dms = fake.dms(user)
-    embeds = dms[-1].latest.embeds if dms else []
+    dm = hand_dm(fake, user)  # not a turn ping
+    embeds = dm.latest.embeds if dm is not None else []
     return embeds[0].get("fields") if embeds else None
 
 

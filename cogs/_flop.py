@@ -27,7 +27,7 @@ from cogs._answer import send
 from cogs._errors import handle_error, refuse, reply
 from cogs._ids import BadCustomId, CustomId, parse_custom_id
 from cogs._items import TableButton
-from cogs._options import PRACTICE_OPTION_HELP, REVEAL
+from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP, REVEAL
 from cogs._refusal import refusal
 
 if TYPE_CHECKING:
@@ -185,6 +185,7 @@ class FlopTables:
     @app_commands.describe(
         betting="no-limit (default), pot-limit or fixed-limit",
         **FLOP_OPTION_HELP,
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(betting=BETTING, showdown_reveal=REVEAL)
@@ -198,6 +199,8 @@ class FlopTables:
         bb_ante: bool | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -213,6 +216,8 @@ class FlopTables:
                 bb_ante=bb_ante,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -225,6 +230,7 @@ class FlopTables:
         split="high (default), or hi-lo: eight-or-better low takes half",
         betting="pot-limit (default) or fixed-limit; no-limit also",
         **FLOP_OPTION_HELP,
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(split=SPLIT, betting=BETTING, showdown_reveal=REVEAL)
@@ -239,6 +245,8 @@ class FlopTables:
         bb_ante: bool | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -255,6 +263,8 @@ class FlopTables:
                 bb_ante=bb_ante,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,

@@ -15,7 +15,7 @@ from discord import app_commands
 from cogs._errors import refuse
 from cogs._ids import CustomId
 from cogs._mixed import MIXED_OPTION_HELP, chosen_key, pick_hand, pick_refusal
-from cogs._options import PRACTICE_OPTION_HELP
+from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -38,13 +38,15 @@ class MixedCommands:
         description="Open a HORSE table: Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo in turn",
     )
     @app_commands.guild_only()
-    @app_commands.describe(**MIXED_OPTION_HELP, **PRACTICE_OPTION_HELP)
+    @app_commands.describe(**MIXED_OPTION_HELP, **PACE_OPTION_HELP, **PRACTICE_OPTION_HELP)
     async def horse(
         self,
         interaction: discord.Interaction,
         small_bet: app_commands.Range[int, 2, 1_000_000] | None = None,
         ante: app_commands.Range[int, 0, 1_000_000] | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -52,7 +54,13 @@ class MixedCommands:
         await self._open(
             interaction,
             "horse",
-            _options(small_bet=small_bet, ante=ante, decision_seconds=decision_seconds),
+            _options(
+                small_bet=small_bet,
+                ante=ante,
+                decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
+            ),
             practice=practice,
             computers=computers,
             verifiable=verifiable,
@@ -67,6 +75,7 @@ class MixedCommands:
         games="the games allowed, e.g. zoot razz stud (default: every game)",
         **MIXED_OPTION_HELP,
         choice_seconds="seconds the next dealer has to pick (then the same game again)",
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     async def dealers_choice(
@@ -77,6 +86,8 @@ class MixedCommands:
         ante: app_commands.Range[int, 0, 1_000_000] | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         choice_seconds: app_commands.Range[int, 10, 300] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -90,6 +101,8 @@ class MixedCommands:
                 ante=ante,
                 decision_seconds=decision_seconds,
                 choice_seconds=choice_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,

@@ -38,15 +38,18 @@ from cogs._delivery import (
 )
 from cogs._errors import refuse
 from cogs._flop import FlopTables
-from cogs._ids import GUTS_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
+from cogs._ids import DM_ACTIONS, GUTS_ACTIONS, PACE_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
 from cogs._mixed_commands import MixedCommands
 from cogs._options import (
     GUTS_OPTION_HELP,
     GUTS_ORDER,
     HAND_ACTIONS,
+    PACE_OPTION_HELP,
     PRACTICE_OPTION_HELP,
     REVEAL,
+    SIT_OUT_HELP,
 )
+from cogs._pace import PaceControls
 from cogs._pictures import HandPicture, ShowdownPicture
 from cogs._publish import HAND_MOVED, TABLE_MOVED, TablePublisher
 from cogs._refusal import refusal
@@ -92,6 +95,7 @@ def _options(**values: Any) -> dict[str, Any]:
 
 
 class TablesCog(
+    PaceControls,
     FlopTables,
     MixedCommands,
     TablePublisher,
@@ -131,6 +135,10 @@ class TablesCog(
         self._restored = False
         self._retired: set[int] = set()
         """replaced messages already retired (by the answer to a click on them)."""
+        self._ping_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        """(table id, user id) -> the turn ping waiting to see whether it is needed."""
+        self._pinged: dict[tuple[int, int], int] = {}
+        """(table id, user id) -> the turn key last pinged (at most one ping per turn)."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -161,6 +169,7 @@ class TablesCog(
         if self.bot.relay is not None and self.bot.relay.target is self:
             self.bot.relay.target = None
         self.updates.cancel()
+        self._cancel_pings()
 
     # ------------------------------------------------------------------ opening tables
 
@@ -239,7 +248,7 @@ class TablesCog(
 
     @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
     @app_commands.guild_only()
-    @app_commands.describe(**GUTS_OPTION_HELP, **PRACTICE_OPTION_HELP)
+    @app_commands.describe(**GUTS_OPTION_HELP, **SIT_OUT_HELP, **PRACTICE_OPTION_HELP)
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def zoot(
         self,
@@ -249,6 +258,7 @@ class TablesCog(
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -262,6 +272,7 @@ class TablesCog(
                 decision_seconds=decision_seconds,
                 excuse_matcher_ante=excuse_matcher_ante,
                 laydown_requires_cover=laydown_requires_cover,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -275,6 +286,7 @@ class TablesCog(
     @app_commands.describe(
         **GUTS_OPTION_HELP,
         wraparound="straights may turn the corner (K-A-2)",
+        **SIT_OUT_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(laydown_order=GUTS_ORDER)
@@ -287,6 +299,7 @@ class TablesCog(
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
         wraparound: bool | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -301,6 +314,7 @@ class TablesCog(
                 excuse_matcher_ante=excuse_matcher_ante,
                 laydown_requires_cover=laydown_requires_cover,
                 wheelers_wraparound=wraparound,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -316,6 +330,7 @@ class TablesCog(
         big_bet="fixed bet from 5th street on",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(showdown_reveal=REVEAL)
@@ -328,6 +343,8 @@ class TablesCog(
         big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -342,6 +359,8 @@ class TablesCog(
                 big_bet=big_bet,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -415,7 +434,7 @@ class TablesCog(
         # A click acts only on a table of the server it came from: a custom_id names a
         # table, and anyone can craft one. The hand DM's controls come from a DM (no
         # server); every other click must come from the table's own server.
-        in_dm = interaction.guild_id is None and cid.action in GUTS_ACTIONS
+        in_dm = interaction.guild_id is None and cid.action in DM_ACTIONS
         if not in_dm and interaction.guild_id != await self._guild(tid):
             await refuse(interaction, FOREIGN_TABLE)
             return
@@ -423,6 +442,9 @@ class TablesCog(
             raise StaleAction()
         if cid.action == "pick_game":
             await self._pick_game(interaction, cid, values)
+            return
+        if cid.action in PACE_ACTIONS:
+            await self._pace_click(interaction, cid)  # the hand DM's (cogs/_pace.py)
             return
         if cid.action in ("bet", "raise") and await self._flop_bet(interaction, cid):
             return  # a no-limit or pot-limit amount (cogs._flop)

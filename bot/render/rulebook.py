@@ -20,6 +20,7 @@ from pathlib import Path
 from bot.engine.guts.rules import GutsRules
 from bot.engine.razz.rules import RazzRules
 from bot.render import rulebook_flop, rulebook_mixed, rulebook_stud
+from bot.render.rulebook_pace import PACE
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -468,6 +469,11 @@ TOPICS: dict[str, tuple[str, str, tuple[Part, ...]]] = {
         "The league: chips, the ledger, the night and the settle-up",
         (CHIPS, NIGHT),
     ),
+    "table": (
+        "At the table",
+        "At the table: time to act, time bank, acting in advance, turn pings, sitting out",
+        (TIME, PACE),
+    ),
 }
 """``/rules`` pages that are not a game's: key, title, the command's description, parts."""
 
@@ -519,7 +525,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("2", "Zoot: the ranking", (ZOOT_RANKING,), ()),
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), ("wheelers",)),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), ("razz",)),
-    ("5", "Chips", (CHIPS, TIME), ()),
+    ("5", "Chips", (CHIPS, TIME, PACE), ()),
     *rulebook_flop.SECTIONS,
     ("7", "The night and the settle-up", (NIGHT,), ()),
     (rulebook_stud.SECTION, rulebook_stud.HEADING, rulebook_stud.PARTS, (rulebook_stud.GAME,)),

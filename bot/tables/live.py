@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.events import Event
 from bot.store import HandFinish, Table, TableAccounts
 from bot.tables.games import GameFamily, load_family
+from bot.tables.pace import Pace
 
 SESSION_VERSION = 1
 RECENT = 8
@@ -74,6 +75,9 @@ class LiveTable:
     next_seed: str | None = None
     """A verifiable table's seed for the next hand, drawn ahead so the table message shows
     its commitment before the deal."""
+    pace: Pace = field(default_factory=Pace)
+    """Time banks, choices made in advance, sitting out, turns, next hand's stakes
+    (bot/tables/pace.py); saved with the snapshot (``pace``)."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -108,6 +112,7 @@ class LiveTable:
             "seed": self.seed,
             "next_seed": self.next_seed,
             "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
+            "pace": self.pace.to_json(),
         }
 
     @classmethod
@@ -143,6 +148,7 @@ class LiveTable:
         live.result = snap.get("result")
         live.seed = snap.get("seed")
         live.next_seed = snap.get("next_seed")
+        live.pace = Pace.from_json(snap.get("pace"))
         for seat, blind in snap.get("blinds", {}).items():
             info = live.seats.get(int(seat))
             if info is not None and blind in BLIND_STATES:
@@ -176,3 +182,8 @@ class Step:
     the engine's final stacks); the commit reads the real ones back to check."""
     predicted_ok: bool = False
     """Whether those balances let the next hand start."""
+    actors: set[int] = field(default_factory=set)
+    """Users who acted in this mutation, or were acted for (a timeout, a choice made in
+    advance): a turn that begins after another's action is pinged (bot/tables/pace.py)."""
+    pings: list[tuple[int, int]] = field(default_factory=list)
+    """(user id, turn key) of each turn that began after someone else acted."""

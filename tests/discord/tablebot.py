@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot.app import HomeGameBot, PublishRelay
@@ -15,6 +15,7 @@ from bot.engine.cards import Card, parse_cards
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.testing import FakeMessage, FakeUser, running_client
+from cogs._pace import PING_MARK
 from cogs.tables import TablesCog
 from tests.discord.conftest import World
 
@@ -32,11 +33,13 @@ async def table_bot(
     relay: PublishRelay | None = None,
     computer_delay: float = 0.01,
     rng_factory: Callable[[], random.Random] | None = None,
+    sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> AsyncIterator[HomeGameBot]:
     """Open the store, build the service (seeded shuffles) and the bot, connect; on exit
     close the bot, stop the service and close the store, as ``python -m bot run`` does.
     ``clock``: the service's clock (deadlines); ``relay``: e.g. a privacy recorder;
-    ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default.
+    ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default;
+    ``sleep``: what the service's timers (and the turn pings) sleep with.
     On a clean exit, every interaction answered so far was acknowledged within 3 s."""
     store = await Store.open(world.db_path)
     seeds = random.Random(seed)
@@ -48,6 +51,7 @@ async def table_bot(
         subscriber=relay,
         autostart_delay=autostart_delay,
         computer_delay=computer_delay,
+        **({} if sleep is None else {"sleep": sleep}),
     )
     if hasattr(relay, "service"):
         relay.service = service
@@ -108,9 +112,19 @@ def field(message: FakeMessage, name: str) -> str | None:
 
 
 def hand_dm(world: World, user: FakeUser) -> FakeMessage:
-    dms = world.fake.dms(user)
+    """The user's hand DM (edited in place; a turn ping is a DM of its own, not this)."""
+    dms = [m for m in world.fake.dms(user) if not m.content.startswith(PING_MARK)]
     assert len(dms) == 1, f"{user.name} has {len(dms)} DMs (the hand DM is edited in place)"
     return dms[0]
+
+
+def pings(world: World, user: FakeUser, *, include_deleted: bool = False) -> list[FakeMessage]:
+    """The turn pings the user was sent as DMs (cogs/_pace.py), oldest first."""
+    return [
+        m
+        for m in world.fake.dms(user, include_deleted=include_deleted)
+        if m.content.startswith(PING_MARK)
+    ]
 
 
 def dm_cards(world: World, user: FakeUser) -> list[Card]:
