@@ -26,6 +26,7 @@ from bot.engine.errors import HomeGameError
 from bot.render.text import game_title
 from bot.tables.errors import NotSeated, TableClosed
 from cogs._delivery import DM_CLOSED, is_permanent
+from cogs._errors import handle_error
 from cogs._ids import BadCustomId, CustomId, parse_advance_arg
 
 if TYPE_CHECKING:
@@ -72,7 +73,8 @@ class PaceControls:
     async def _pace_click(self, interaction: discord.Interaction, cid: CustomId) -> None:
         """**Check/Fold**, **Check**, **Call N**, **Play on**, **Lay down** in advance,
         **Sit out next hand**, **I'm back**. The answer is the clicked DM, redrawn; a
-        refusal (a price that moved, a hand that ended) redraws it too, then says why."""
+        refusal (a price that moved, a hand that ended) is answered with its reason, then
+        the DM is redrawn too."""
         uid = interaction.user.id
         tid = cid.table_id
         kind = amount = hand = None
@@ -92,11 +94,13 @@ class PaceControls:
                 pv = await service.sit_in(tid, uid)
         except (TableClosed, NotSeated):
             raise
-        except HomeGameError:
-            # the DM shows what is true now (the new price, the next hand), then the reason
+        except HomeGameError as exc:
+            # the reason first (the click's answer: nothing was taken), then the DM is
+            # redrawn to what is true now (the new price, the next hand)
+            await handle_error(interaction, exc)
             with contextlib.suppress(HomeGameError, discord.HTTPException):
                 await self._answer_private(interaction, await service.private_view(tid, uid))
-            raise
+            return
         await self._answer_private(interaction, pv)
 
     # ------------------------------------------------------------------ turn pings

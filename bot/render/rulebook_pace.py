@@ -49,7 +49,8 @@ PACE = Part(
             "the bot sends you one short new DM (Discord notifies a new message, not an "
             "edit); `mention` mentions you, and nobody else, in the table's channel instead; "
             "`off` sends nothing. One per turn; the one before is deleted when the next is "
-            "sent, so at most one stays.",
+            "sent, so at most one stays. A secret lay-down window (1.4) is everyone's at "
+            "once: no ping (`laydown_order: in_turn` has turns).",
         ),
         Rule(
             "5.8",

@@ -127,6 +127,15 @@ class BettingFamily(GameFamily):
         owed = self.price(seat)
         if owed is None:
             return ()
+        if seat in self.to_act():
+            # their turn (a DM drawn now): only what they may do now, and it acts at once
+            allowed = {o.kind for o in self.options(seat) if o.allowed}
+            kinds = ["check_fold"] if allowed & {"check", "fold"} else []
+            if "check" in allowed:
+                kinds.append("check")
+            elif "call" in allowed:
+                kinds.append("call")
+            return tuple(kinds)
         return ("check_fold", "check") if owed == 0 else ("check_fold", "call")
 
     def advance_action(self, seat: int, choice: str, amount: int | None) -> Action | bool:

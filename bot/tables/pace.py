@@ -87,38 +87,18 @@ def _whole(value: object, field_name: str, low: int, high: int) -> int:
     return value
 
 
-def split_options(
-    options: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-) -> tuple[dict[str, Any], dict[str, int]]:
-    """(the game's options, this module's: ``time_bank`` and ``sit_out_hands``) from a
-    table command's options over the league's game settings (their ``house_rules``);
-    :class:`InvalidConfig` for a value out of range."""
-    values: dict[str, Any] = {}
-    if settings:
-        rules = settings.get("house_rules")
-        if isinstance(rules, Mapping):
-            values.update({k: v for k, v in rules.items() if k in OPTIONS})
+def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """(the game's options, this module's: ``time_bank`` and ``sit_out_hands``, with their
+    defaults) from a table command's options; :class:`InvalidConfig` for a value out of
+    range."""
     game = {k: v for k, v in options.items() if k not in OPTIONS}
-    values.update({k: v for k, v in options.items() if k in OPTIONS})
     pace = {
-        "time_bank": _whole(values.get("time_bank", TIME_BANK), "time_bank", 0, TIME_BANK_MAX),
+        "time_bank": _whole(options.get("time_bank", TIME_BANK), "time_bank", 0, TIME_BANK_MAX),
         "sit_out_hands": _whole(
-            values.get("sit_out_hands", SIT_OUT_HANDS), "sit_out_hands", 1, SIT_OUT_MAX
+            options.get("sit_out_hands", SIT_OUT_HANDS), "sit_out_hands", 1, SIT_OUT_MAX
         ),
     }
     return game, pace
-
-
-def without_options(settings: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The league's game settings without this module's keys (the game's rules refuse
-    keys they do not know)."""
-    if not settings:
-        return None if settings is None else dict(settings)
-    out = dict(settings)
-    rules = out.get("house_rules")
-    if isinstance(rules, Mapping):
-        out["house_rules"] = {k: v for k, v in rules.items() if k not in OPTIONS}
-    return out
 
 
 @dataclass(slots=True)

@@ -122,7 +122,9 @@ class TablePace:
             fam = live.family
             if hand is not None and hand != live.hand_number:
                 raise StaleAction("that button was for an earlier hand")
-            if live.status != "running" or not fam.hand_running or fam.paused:
+            if live.status == "paused" or fam.paused:
+                raise NotYourTurn("the table is paused")
+            if live.status != "running" or not fam.hand_running:
                 raise NotYourTurn("no hand is being played right now")
             if user_id in live.leaving:
                 raise NotYourTurn("you are leaving: the table plays for you")
@@ -406,7 +408,8 @@ class TablePace:
     def _pace_commit(self, live: LiveTable, step: Step) -> None:
         """Just before a commit: a bank whose turn is over is charged; choices the game
         moved past are dropped; each turn that began gets its key (the version this
-        commit writes), and is pinged when someone else acted."""
+        commit writes), and is pinged when it is one player's turn after someone else
+        acted."""
         fam = live.family
         pace = live.pace
         running = live.status == "running" and fam.hand_running and not fam.paused
@@ -427,7 +430,9 @@ class TablePace:
                 continue
             key = live.version + 1
             pace.turns[uid] = key
-            if step.actors - {uid}:
+            # a turn of one's own, after another's action; a secret guts window is
+            # everyone's at once, nobody's turn comes after another's: no ping
+            if step.actors - {uid} and len(to_act) == 1:
                 step.pings.append((uid, key))
 
     def _drop_stale(self, live: LiveTable, step: Step) -> None:

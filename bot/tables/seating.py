@@ -17,7 +17,7 @@ from bot.tables.channels import check_channel
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
 from bot.tables.games import league_settings_key, make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
-from bot.tables.pace import Pace, split_options, without_options
+from bot.tables.pace import Pace, split_options
 from bot.tables.views import TableView
 
 PRACTICE_NOT_VERIFIABLE = (
@@ -79,8 +79,8 @@ class TableSeating:
             settings = league.game_settings.get(key)
             # the time bank and the seat kept while sitting out are the table's, not the
             # game's rules (bot/tables/pace.py)
-            options, pace = split_options(options or {}, settings)
-            family = make_family(game, options, without_options(settings))
+            options, pace = split_options(options or {})
+            family = make_family(game, options, settings)
             if seat_host and 1 + n_computers > family.max_players:
                 raise TableFull(f"at most {family.max_players} players at this table")
             table = await tx.create_table(

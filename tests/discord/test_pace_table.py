@@ -247,12 +247,12 @@ async def test_item2_a_raise_clears_a_choice_in_advance_through_the_dm(world: Wo
         assert "chosen in advance" not in (field(table, "Recent") or "")
         # a button drawn at the old price is refused with the new one, the DM redrawn
         stale = await dm_press(world, by_id[big], "Check")
-        assert stale.updated_message
-        refusal = await eventually(
-            lambda: [m for m in world.fake.ephemerals(by_id[big]) if "Nothing changed" in m.content]
+        assert stale.ephemeral and not stale.updated_message  # refused: nothing was taken
+        assert "so Check is off" in stale.content and stale.content.endswith("Nothing changed.")
+        await eventually(
+            lambda: "Call 10" in [b["label"] for b in hand_dm(world, by_id[big]).buttons()],
+            what="the DM redrawn at the new price",
         )
-        assert "so Check is off" in refusal[-1].content
-        assert "Call 10" in [b["label"] for b in hand_dm(world, by_id[big]).buttons()]
         await ledger_matches(bot, world)
     assert_all_acknowledged(world)
 
