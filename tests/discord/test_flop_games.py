@@ -164,9 +164,7 @@ async def test_pot_limit_omaha_refuses_a_raise_over_the_pot_and_the_timer_still_
         service = bot.service
         assert service is not None
         # no time bank (issue 22): the turn's timer fires when the 10 seconds run out
-        table = await open_table(
-            world, "omaha", {"decision_seconds": 10, "time_bank": 0}, players
-        )
+        table = await open_table(world, "omaha", {"decision_seconds": 10, "time_bank": 0}, players)
         assert "Betting: **pot-limit**" in (field(table, "House rules") or "")
         await (await fake.click_label(world.bob, table, "Start")).response()
         view = await service.table_in_channel(world.channel.id)
