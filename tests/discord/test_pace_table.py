@@ -17,6 +17,7 @@ from cogs._pace import PING_MARK
 from tests.discord.conftest import World
 from tests.discord.tablebot import (
     assert_all_acknowledged,
+    cog,
     eventually,
     field,
     footer_state,
@@ -98,7 +99,6 @@ async def next_hand(bot: HomeGameBot, clock: VirtualClock, tid: int) -> None:
     view = await service(bot).view(tid)
     assert view.deadline is not None
     clock.advance(max(0.0, view.deadline - clock.now) + 0.1)
-    await eventually(lambda: True, timeout=0.05)
     await _hand_running(bot, tid)
 
 
@@ -131,6 +131,13 @@ async def ledger_matches(bot: HomeGameBot, world: World) -> None:
 
 def virtual() -> VirtualClock:
     return VirtualClock(time.time())
+
+
+async def ping_waits(bot: HomeGameBot, clock: VirtualClock) -> None:
+    """Every turn ping the bot scheduled is asleep on the clock (so moving it wakes them):
+    the table's timer and each ping task sleep on it."""
+    tasks = cog(bot)._ping_tasks
+    await eventually(lambda: clock.sleeping >= 1 + len(tasks), what="the pings asleep")
 
 
 # ----------------------------------------------------------------------------- item 1
@@ -282,6 +289,7 @@ async def test_item3_turn_pings_once_per_turn_previous_deleted_none_with_off(
             if not await service(bot).hand_in_progress(tid):
                 break
             nxt = await to_act(bot, tid)
+            await ping_waits(bot, clock)
             clock.advance(5.1)  # the player has not acted 5 seconds later: one ping
             if by_id[nxt] is world.carol:
                 continue
@@ -291,7 +299,7 @@ async def test_item3_turn_pings_once_per_turn_previous_deleted_none_with_off(
             )
             sent[nxt] = want
             clock.advance(20)  # still their turn: no second ping for it
-            await eventually(lambda: True, timeout=0.1)
+            await cog(bot).updates.idle()
             assert len(pings(world, by_id[nxt], include_deleted=True)) == want
         assert not pings(world, world.carol, include_deleted=True)  # turn_ping: off
         for uid, count in sent.items():
@@ -321,6 +329,7 @@ async def test_item3_mention_pings_only_that_member_in_the_channel(world: World)
         first = await to_act(bot, tid)
         await press(world, bot, tid, by_id[first], "Call")
         other = await to_act(bot, tid)
+        await ping_waits(bot, clock)
         clock.advance(5.1)
 
         def channel_pings() -> list[FakeMessage]:
@@ -453,4 +462,35 @@ async def test_item5_table_stakes_from_the_next_hand_only_seat_and_rules(world: 
         ):
             assert name in text, name
         await ledger_matches(bot, world)
+    assert_all_acknowledged(world)
+
+
+async def test_item3_the_previous_ping_is_deleted_also_after_a_restart(world: World) -> None:
+    clock = virtual()
+    players = [world.alice, world.bob]
+    by_id = {u.id: u for u in players}
+    async with table_bot(world, clock=clock, sleep=clock.sleep, autostart_delay=60) as bot:
+        tid, _ = await open_table(world, "holdem", {"betting": "fixed-limit"}, players)
+        await press(world, bot, tid, world.alice, "Start")
+        first = by_id[await to_act(bot, tid)]
+        other = world.bob if first is world.alice else world.alice
+        await check_or_call(world, bot, tid, first)
+        await ping_waits(bot, clock)
+        clock.advance(5.1)
+        (ping,) = await eventually(lambda: pings(world, other), what="the first ping")
+    # the bot restarts; the ping's id was stored: the next ping replaces it
+    async with table_bot(world, clock=clock, sleep=clock.sleep, autostart_delay=60) as bot:
+        # the big blind checks, acts first on the flop (no ping: after its own action),
+        # then the button acts: the big blind's turn on the turn comes after another's
+        for user in (other, other, first):
+            assert await to_act(bot, tid) == user.id
+            await check_or_call(world, bot, tid, user)
+        assert await to_act(bot, tid) == other.id
+        await ping_waits(bot, clock)
+        clock.advance(5.1)
+        await eventually(
+            lambda: len(pings(world, other, include_deleted=True)) == 2, what="the second ping"
+        )
+        await eventually(lambda: world.fake.messages[ping.id].deleted, what="the first deleted")
+        assert len(pings(world, other)) == 1
     assert_all_acknowledged(world)
