@@ -75,7 +75,8 @@ def advance_line(pv: PrivateView) -> str | None:
         label = advance_label(*chosen)
         when = "next window" if chosen[0] in ("play_on", "lay_down") else "turn"
         return f"In advance: **{label}**, taken at once on your {when} (press it again to cancel)"
-    if pv.advance:
+    if pv.advance and not any(o.allowed for o in pv.options):
+        # (on their turn the same buttons act at once: the "Now" field lists the choices)
         names = " · ".join(advance_label(k, a) for k, a in pv.advance)
         return f"Choose in advance: {names}"
     return None
