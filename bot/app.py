@@ -39,6 +39,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.admin",
     "cogs.night",
     "cogs.help",
+    "cogs.settings",
     "cogs.tables",
 )
 """Cogs loaded by default; ``cogs.tables`` needs a TableService."""

@@ -87,13 +87,19 @@ class Coalescer:
         job waits that long first, and a job submitted for ``key`` meanwhile replaces it
         (at once if that one has no delay): changes within the delay make one edit."""
         self._pending[key] = (job, after, delay)
+        task = asyncio.current_task()
+        held = None if task is None else self._held.get(task)
         if key in self._running:
             sleeping = self._sleeping.get(key)
             if sleeping is not None and delay <= 0:
                 sleeping.set()  # a change that may not wait: stop waiting, run the newest
+            if held is not None and key not in held:
+                # a click's change woke a drain that was waiting out a delay: the click's
+                # answer waits for it as for the others (run_held), so the table never
+                # names a player before their DM shows it, and the next click does not
+                # land in the middle of that edit
+                held.append(key)
             return  # the running drain picks up the newest job when its edit is done
-        task = asyncio.current_task()
-        held = None if task is None else self._held.get(task)
         if held is not None:
             held.append(key)
         else:

@@ -29,7 +29,7 @@ from cogs._answer import send
 from cogs._errors import handle_error, refuse, reply
 from cogs._ids import BadCustomId, CustomId, parse_custom_id
 from cogs._items import TableButton
-from cogs._options import PRACTICE_OPTION_HELP, REVEAL
+from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP, REVEAL
 from cogs._refusal import refusal
 
 if TYPE_CHECKING:
@@ -204,6 +204,7 @@ class FlopTables:
         **FLOP_OPTION_HELP,
         **HOUSE_OPTION_HELP,
         seven_deuce=SEVEN_DEUCE_HELP,
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(
@@ -223,6 +224,8 @@ class FlopTables:
         run_it_twice: str | None = None,
         bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
         seven_deuce: app_commands.Range[int, 0, 1_000_000] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -242,6 +245,8 @@ class FlopTables:
                 run_it_twice=run_it_twice,
                 bomb_pot_every=bomb_pot_every,
                 seven_deuce=seven_deuce,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -255,6 +260,7 @@ class FlopTables:
         betting="pot-limit (default) or fixed-limit; no-limit also",
         **FLOP_OPTION_HELP,
         **HOUSE_OPTION_HELP,
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(
@@ -278,6 +284,8 @@ class FlopTables:
         straddle: str | None = None,
         run_it_twice: str | None = None,
         bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 8] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -297,6 +305,8 @@ class FlopTables:
                 straddle=straddle,
                 run_it_twice=run_it_twice,
                 bomb_pot_every=bomb_pot_every,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,

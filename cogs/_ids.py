@@ -64,8 +64,15 @@ FLOP_ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise")
 pot-limit bet's amount rides in the argument: ``hg:<table>:<version>:raise:40``)."""
 MIXED_ACTIONS: tuple[str, ...] = ("pick_game",)
 """The next dealer's game menu at a dealer's-choice table (cogs/_mixed.py)."""
+PACE_ACTIONS: tuple[str, ...] = ("advance", "sit_out", "sit_in")
+"""The hand DM's pace controls (cogs/_pace.py): a choice made in advance (**Check/Fold**,
+**Check**, **Call N**; **Play on**, **Lay down**: the argument is :func:`advance_arg`),
+**Sit out next hand** and **I'm back**. Not tied to one state of the hand: others acting
+meanwhile must not make them stale."""
+DM_ACTIONS: tuple[str, ...] = PRIVATE_ACTIONS + PACE_ACTIONS
+"""The controls of the hand DM (clicked in a DM, not in the table's server)."""
 ACTIONS: tuple[str, ...] = (
-    TABLE_ACTIONS + GUTS_ACTIONS + HOUSE_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS
+    TABLE_ACTIONS + GUTS_ACTIONS + HOUSE_ACTIONS + RAZZ_ACTIONS + MIXED_ACTIONS + PACE_ACTIONS
 )
 _SELECTS = ("discard", "pick_game")
 
@@ -123,6 +130,48 @@ def build_custom_id(table_id: int, version: int, action: str, arg: str | None = 
     if len(text) > MAX_CUSTOM_ID or not _ANY.fullmatch(text):
         raise BadCustomId(f"custom_id out of range: {text[:40]}…")
     return text
+
+
+ADVANCE_CODES: dict[str, str] = {
+    "check_fold": "cf",
+    "check": "ck",
+    "call": "cl",
+    "play_on": "po",
+    "lay_down": "ld",
+}
+_ADVANCE_KINDS = {code: kind for kind, code in ADVANCE_CODES.items()}
+_ADVANCE_ARG = re.compile(
+    r"(?P<code>cf|ck|cl|po|ld)(?P<amount>0|[1-9][0-9]{0,11})?_(?P<hand>0|[1-9][0-9]{0,9})"
+)
+
+
+def advance_arg(kind: str, amount: int | None, hand: int) -> str:
+    """The argument of a choice made in advance: its kind, a Call's price, the hand number.
+
+    >>> advance_arg("call", 40, 12), advance_arg("check_fold", None, 3)
+    ('cl40_12', 'cf_3')
+    >>> parse_advance_arg("cl40_12"), parse_advance_arg("po_3")
+    (('call', 40, 12), ('play_on', None, 3))
+    """
+    if kind not in ADVANCE_CODES:
+        raise BadCustomId(f"unknown choice {kind!r}")
+    price = "" if amount is None else str(int(amount))
+    text = f"{ADVANCE_CODES[kind]}{price}_{int(hand)}"
+    if not _ADVANCE_ARG.fullmatch(text) or (kind == "call") != (amount is not None):
+        raise BadCustomId(f"choice out of range: {text[:30]}")
+    return text
+
+
+def parse_advance_arg(text: str | None) -> tuple[str, int | None, int]:
+    """(kind, the price of a Call, hand number) of :func:`advance_arg`'s text."""
+    match = None if text is None else _ADVANCE_ARG.fullmatch(text)
+    if match is None:
+        raise BadCustomId("this control is not one of Home Game's (or it is damaged)")
+    kind = _ADVANCE_KINDS[match["code"]]
+    amount = None if match["amount"] is None else int(match["amount"])
+    if (kind == "call") != (amount is not None):
+        raise BadCustomId("this control is not one of Home Game's (or it is damaged)")
+    return kind, amount, int(match["hand"])
 
 
 def parse_custom_id(text: str) -> CustomId:

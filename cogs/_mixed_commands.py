@@ -16,7 +16,7 @@ from cogs._errors import refuse
 from cogs._flop import HOUSE_OPTION_HELP, RUN_IT_TWICE, SEVEN_DEUCE_HELP, STRADDLE
 from cogs._ids import CustomId
 from cogs._mixed import MIXED_OPTION_HELP, chosen_key, pick_hand, pick_refusal
-from cogs._options import PRACTICE_OPTION_HELP
+from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -39,13 +39,15 @@ class MixedCommands:
         description="Open a HORSE table: Hold'em, Omaha Hi-Lo, Razz, Stud, Stud Hi-Lo in turn",
     )
     @app_commands.guild_only()
-    @app_commands.describe(**MIXED_OPTION_HELP, **PRACTICE_OPTION_HELP)
+    @app_commands.describe(**MIXED_OPTION_HELP, **PACE_OPTION_HELP, **PRACTICE_OPTION_HELP)
     async def horse(
         self,
         interaction: discord.Interaction,
         small_bet: app_commands.Range[int, 2, 1_000_000] | None = None,
         ante: app_commands.Range[int, 0, 1_000_000] | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -53,7 +55,13 @@ class MixedCommands:
         await self._open(
             interaction,
             "horse",
-            _options(small_bet=small_bet, ante=ante, decision_seconds=decision_seconds),
+            _options(
+                small_bet=small_bet,
+                ante=ante,
+                decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
+            ),
             practice=practice,
             computers=computers,
             verifiable=verifiable,
@@ -70,6 +78,7 @@ class MixedCommands:
         choice_seconds="seconds the next dealer has to pick (then the same game again)",
         **HOUSE_OPTION_HELP,
         seven_deuce=SEVEN_DEUCE_HELP,
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(straddle=STRADDLE, run_it_twice=RUN_IT_TWICE)
@@ -85,6 +94,8 @@ class MixedCommands:
         run_it_twice: str | None = None,
         bomb_pot_every: app_commands.Range[int, 0, 1000] | None = None,
         seven_deuce: app_commands.Range[int, 0, 1_000_000] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 7] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -103,6 +114,8 @@ class MixedCommands:
                 run_it_twice=run_it_twice,
                 bomb_pot_every=bomb_pot_every,
                 seven_deuce=seven_deuce,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,

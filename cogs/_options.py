@@ -21,6 +21,14 @@ PRACTICE_OPTION_HELP: dict[str, str] = {
     " when the table closes",
 }
 
+PACE_OPTION_HELP: dict[str, str] = {
+    "time_bank": "seconds of each player's time bank, after the clock (default 60; 0: none)",
+    "sit_out_hands": "hands a player who sits out keeps the seat (default 10)",
+}
+"""The table's pace options (bot/tables/pace.py): the time bank at the betting games, the
+seat kept while sitting out at every game."""
+SIT_OUT_HELP = {"sit_out_hands": PACE_OPTION_HELP["sit_out_hands"]}
+
 
 GUTS_ORDER = [
     app_commands.Choice(name="simultaneous (secret choices)", value="simultaneous"),

@@ -130,6 +130,10 @@ class TablePublisher:
     _refused: OnceLog
     _retired: set[int]
 
+    if TYPE_CHECKING:
+
+        def _schedule_pings(self, published: Published) -> None: ...
+
     async def _messages(self, table_id: int) -> dict[str, tuple[int, int]]:
         """Where the table's messages are (read once from the store, then kept here:
         each update would otherwise cost a database read)."""
@@ -210,6 +214,7 @@ class TablePublisher:
         self._guild_of[tid] = view.guild_id
         if view.status == "closed":
             self._closed[tid] = view
+        self._schedule_pings(published)  # a turn that began after another's action
         dms = []
         for uid in published.private_changed:
             if uid < 0:

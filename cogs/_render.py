@@ -40,6 +40,15 @@ from cogs._ids import FLOP_ACTIONS, HOUSE_ACTIONS, RAZZ_ACTIONS
 from cogs._items import DiscardSelect, TableButton
 from cogs._mixed import add_game_select, mixed_lines
 from cogs._mixed import title as mixed_title
+from cogs._pace_render import (
+    add_advance_buttons,
+    add_sit_buttons,
+    advance_line,
+    bank_note,
+    next_stakes_line,
+    sit_line,
+    to_act_tail,
+)
 from cogs._shuffle import add_shuffle_field
 
 if TYPE_CHECKING:
@@ -95,6 +104,8 @@ BUTTON_LABELS: dict[str, str] = {
     "raise": "Raise",
     "big_bet": "Big bet",
     **HOUSE_LABELS,
+    "sit_out": "Sit out next hand",
+    "sit_in": "I'm back",
 }
 COLOURS = {
     "open": discord.Colour.blurple(),
@@ -239,6 +250,8 @@ _RULE_LABELS: dict[str, str] = {
     "min_bet": "Smallest bet and raise",
     "bomb_pot_every": "Bomb pot",
     "seven_deuce": "Seven-deuce (each player pays a shown 7-2 offsuit winner)",
+    "time_bank": "Time bank",
+    "sit_out_hands": "Seat kept while sitting out",
 }
 
 
@@ -254,8 +267,10 @@ def house_rule_line(name: str, value: str) -> str:
     words = _RULE_WORDS.get((name, value))
     if words is not None:
         return words
-    if name == "decision_seconds" and value.isdigit():
-        value = plural(int(value), "second")
+    if name in ("decision_seconds", "time_bank") and value.isdigit():
+        value = plural(int(value), "second") if value != "0" else "none"
+    elif name == "sit_out_hands" and value.isdigit():
+        value = plural(int(value), "hand")
     elif name in ("min_players", "max_players"):
         value = value.removesuffix(" players")
     label = _RULE_LABELS.get(name, name.replace("_", " ").capitalize())
@@ -291,15 +306,15 @@ def table_embed(view: TableView) -> discord.Embed:
         lines.append(chosen)
     if view.to_act_user_ids:
         who = ", ".join(f"<@{u}>" for u in sorted(view.to_act_user_ids))
-        lines.append(
-            f"▶ To act: {who}"
-            + (f" · time runs out {countdown(view.deadline)}" if view.deadline else "")
-        )
+        lines.append(f"▶ To act: {who}" + to_act_tail(view, countdown(view.deadline)))
     elif view.deadline and view.status == "running" and not _picking(view):
         lines.append(f"Next {word.lower()} {countdown(view.deadline)}")
     elif view.deadline:
         lines.append(f"Starts {countdown(view.deadline)}")
     house = house_lines(view)  # a straddle offered, a bomb pot next, two boards
+    stakes = next_stakes_line(view)
+    if stakes:
+        lines.append(stakes)
     if view.community and not (view.house is not None and view.house.boards):
         what = "Board" if view.game in FLOP_GAMES else "Community card"
         lines.append(f"{what}: {cards_text(view.community)}")
@@ -523,10 +538,16 @@ def _shown_deadline(pv: PrivateView) -> float | None:
 def same_hand_view(a: PrivateView, b: PrivateView) -> bool:
     """Whether ``a`` and ``b`` render the same hand view, but for the state number in the
     footer (an edit from one to the other would change nothing a player reads; the private
-    controls are checked by their window, not by that number)."""
-    return dataclasses.replace(a, version=0, deadline=_shown_deadline(a)) == dataclasses.replace(
-        b, version=0, deadline=_shown_deadline(b)
-    )
+    controls are checked by their window, not by that number) and the price a **Call N**
+    offered in advance shows: a waiting player's DM is not edited each time a price moves
+    (Discord's rate limit), and a stale one is refused with the new price, redrawn."""
+    return dataclasses.replace(
+        a, version=0, deadline=_shown_deadline(a), advance=_kinds(a)
+    ) == dataclasses.replace(b, version=0, deadline=_shown_deadline(b), advance=_kinds(b))
+
+
+def _kinds(pv: PrivateView) -> tuple[tuple[str, int | None], ...]:
+    return tuple((k, None) for k, _ in pv.advance)
 
 
 def only_takes_away(shown: PrivateView, new: PrivateView) -> bool:
@@ -540,6 +561,9 @@ def only_takes_away(shown: PrivateView, new: PrivateView) -> bool:
         == (new.cards, new.down_cards, new.up_cards, new.hand_name)
         and new.chosen in (None, shown.chosen)
         and not any(o.allowed for o in new.options)
+        # a choice made in advance taken or cleared, sitting out or back: shown at once
+        and (new.advance_chosen, new.sitting_out, new.sit_next)
+        == (shown.advance_chosen, shown.sitting_out, shown.sit_next)
     )
 
 
@@ -584,6 +608,9 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
             # action (only changed private views are), so their countdown would go stale;
             # the table message shows the table's countdown to everyone
             notes.append(f"Time runs out {countdown(pv.deadline)}")
+            bank = bank_note(pv)
+            if bank:
+                notes.append(bank)
         embed.add_field(name="Now", value=fit_lines(notes, FIELD_VALUE), inline=False)
     elif pv.options or pv.chosen:
         line = waiting_line(pv)
@@ -591,15 +618,25 @@ def private_embed(pv: PrivateView, *, closed: bool = False) -> discord.Embed:
             # "Cards: not dealt yet" said it: the line says only what comes next
             line = line.split(": ", 1)[1][:1].upper() + line.split(": ", 1)[1][1:]
         embed.add_field(name="Now", value=line, inline=False)
+    if not closed:
+        extra = [x for x in (advance_line(pv), sit_line(pv)) if x]
+        if extra:
+            embed.add_field(name="Your table", value="\n".join(extra), inline=False)
     embed.set_footer(text=f"state {pv.version}")
     return embed
 
 
 def private_components(pv: PrivateView) -> discord.ui.View:
-    """Lay down / Play on / discard menu, for Zoot and Wheelers (Razz acts on the table)."""
+    """Lay down / Play on / discard menu, for Zoot and Wheelers (the betting games act on
+    the table); the choices made in advance and Sit out next hand / I'm back (cogs/
+    _pace_render.py)."""
     ui = discord.ui.View(timeout=None)
     options = {o.kind: o for o in pv.options}
-    for kind in ("lay_down", "play_on", *HOUSE_ACTIONS, "straddle", "no_straddle"):
+    if pv.advance:
+        add_advance_buttons(ui, pv)  # for the next window (guts), or the next turn
+    # while a choice is made in advance, the window's own Lay down / Play on are not shown
+    window = ("lay_down", "play_on") if not pv.advance else ()
+    for kind in (*window, *HOUSE_ACTIONS, "straddle", "no_straddle"):
         option = options.get(kind)
         if option is None:
             continue
@@ -632,4 +669,5 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 arg=window_token(pv),
             )
         )
+    add_sit_buttons(ui, pv)
     return ui

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from cogs._options import PRACTICE_OPTION_HELP, REVEAL
+from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP, REVEAL
 
 #: ``/stud split:`` exactly as the issue names it: ``high`` or ``hi-lo``.
 STUD_SPLIT = [
@@ -50,6 +50,7 @@ class StudCommands:
         big_bet="fixed bet from 5th street on (Stud high: also on 4th with a pair showing)",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(split=STUD_SPLIT, showdown_reveal=REVEAL)
@@ -63,6 +64,8 @@ class StudCommands:
         big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -75,6 +78,8 @@ class StudCommands:
             "big_bet": big_bet,
             "showdown_reveal": showdown_reveal,
             "decision_seconds": decision_seconds,
+            "time_bank": time_bank,
+            "sit_out_hands": sit_out_hands,
         }
         # the options given; the league's defaults fill the rest
         options = {k: v for k, v in given.items() if v is not None}

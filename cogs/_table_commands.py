@@ -1,6 +1,7 @@
-"""``/table status|end|pause|resume|kick|house|bomb-pot``: the table in this channel, for
-its players, its host and the server's managers (``house`` and ``bomb-pot``: what home games
-play, cogs/_house.py).
+"""``/table status|end|pause|resume|kick|house|bomb-pot|stakes|seat|rules``: the table in
+this channel, for its players, its host and the server's managers (``house`` and
+``bomb-pot``: what home games play, cogs/_house.py; the last three: issue 22 item 5,
+rendered by :mod:`cogs._table_rules`).
 
 A mixin of the tables cog (:class:`cogs.tables.TablesCog` inherits it; discord.py's CogMeta
 collects the group and its subcommands along the whole MRO). Every change goes to the
@@ -17,10 +18,12 @@ import discord
 from discord import app_commands
 
 from bot.render.rulebook import table_commands_text
+from bot.render.text import safe_name
 from bot.tables.house_service import change_words
 from cogs._answer import send
 from cogs._flop import HOUSE_OPTION_HELP, RUN_IT_TWICE, SEVEN_DEUCE_HELP, STRADDLE
 from cogs._render import table_embed
+from cogs._table_rules import STAKE_HELP, rules_embed, stakes_answer
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -42,6 +45,8 @@ class TableCommands:
         def _refresh_table(
             self, table_id: int, *, after: Sequence[str] = (), delay: float = 0.0
         ) -> None: ...
+
+        def _check_dm_later(self, table_id: int, user_id: int) -> None: ...
 
     table = app_commands.Group(
         name="table", description="The table in this channel", guild_only=True
@@ -211,3 +216,73 @@ class TableCommands:
         )
         await send(interaction, f"Table #{after.table_id}: {text}.")
         self._refresh_table(after.table_id)
+
+    @table.command(
+        name="stakes",
+        description="Set the stakes from the next hand (host or Manage Server); announced now",
+    )
+    @app_commands.describe(**STAKE_HELP)
+    async def stakes(
+        self,
+        interaction: discord.Interaction,
+        small_blind: app_commands.Range[int, 0, 1_000_000] | None = None,
+        big_blind: app_commands.Range[int, 1, 1_000_000] | None = None,
+        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        small_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        bring_in: app_commands.Range[int, 1, 1_000_000] | None = None,
+    ) -> None:
+        view = await self._here(interaction)
+        given = {
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "ante": ante,
+            "small_bet": small_bet,
+            "big_bet": big_bet,
+            "bring_in": bring_in,
+        }
+        after = await self.service.set_stakes(
+            view.table_id,
+            interaction.user.id,
+            {k: v for k, v in given.items() if v is not None},
+            may_manage=_may_manage(interaction),
+        )
+        # the answer is the announcement (public, at once); the table message shows them
+        await send(
+            interaction,
+            stakes_answer(after, safe_name(interaction.user.display_name)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self._refresh_table(view.table_id)
+
+    @table.command(
+        name="seat", description="Seat a late player at this table (host or Manage Server)"
+    )
+    @app_commands.describe(member="the member to seat (they play from the next hand)")
+    async def seat(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        from bot.engine.errors import GameError
+
+        view = await self._here(interaction)
+        if member.bot:
+            raise GameError("A bot cannot sit at a table. Nothing changed.")
+        after = await self.service.seat_member(
+            view.table_id,
+            interaction.user.id,
+            member.id,
+            safe_name(member.display_name),
+            may_manage=_may_manage(interaction),
+        )
+        seated = after.seat_of(member.id)
+        waits = " They wait for the big blind (or post one)." if seated and seated.blind else ""
+        await send(
+            interaction,
+            f"{member.mention} is seated at table #{after.table_id} by the host.{waits}",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self._refresh_table(view.table_id)
+        self._check_dm_later(view.table_id, member.id)
+
+    @table.command(name="rules", description="Every option of the table in this channel")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        view = await self._here(interaction)
+        await send(interaction, embed=rules_embed(view), ephemeral=True)

@@ -123,9 +123,18 @@ def sections(top: Sequence[Any]) -> list[Section]:
         " **Other amount…** to type yours.",
         "**HORSE, dealer's choice**: the game being played decides the buttons; at dealer's"
         " choice the next dealer picks a game in the table message's menu.",
-        "The countdown on the table message is your time: when it runs out the table acts"
-        " for you (check, fold or play on). Let two windows run out and you sit out until"
-        " you press **Join** again.",
+        "The countdown on the table message is your time; at the betting games your **time"
+        " bank** then starts (60 s by default, 5 s back after each orbit of the button), its"
+        " countdown on the table message. When both run out the table acts for you (check,"
+        " else fold; play on). Let two windows run out and you sit out until you press"
+        " **Join** again.",
+        "**In advance**: while it is not your turn your hand DM offers **Check/Fold**,"
+        " **Check** or **Call N** (Zoot, Wheelers: **Play on** or **Lay down** for the next"
+        " window), taken at once when your turn comes; a changed price clears Check and"
+        " Call N. **Sit out next hand** and **I'm back** are in your hand DM too.",
+        "**Your turn**: not acting a few seconds after your turn began, you get one short"
+        " new DM (the one before it deleted); `/settings turn_ping:` `off`, `dm` or"
+        " `mention` (in the table's channel).",
         "A button that is not yours or no longer current is refused with the reason, and"
         " nothing changes. Out of chips: `/rebuy`, when the league allows it.",
     ]

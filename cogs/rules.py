@@ -1,5 +1,6 @@
 """``/rules zoot|wheelers|razz|stud|holdem|omaha|horse|dealers-choice`` (procedure, ranking,
-the gaps, house rules), ``/rules league`` (the chips, the night) and ``/rules compare``.
+the gaps, house rules), ``/rules league`` (the chips, the night), ``/rules table`` (time to
+act, the time bank, acting in advance, turn pings, sitting out) and ``/rules compare``.
 
 The texts are the rule book's (:mod:`bot.render.rulebook`, from which docs/rules.md is
 generated); the house rules come from the engines' rules models (or from the table open in
@@ -248,6 +249,10 @@ class RulesCog(commands.Cog, name="Rules"):
     @rules.command(name="glossary", description=rulebook.TOPICS["glossary"][1])
     async def glossary(self, interaction: discord.Interaction) -> None:
         await self._show_topic(interaction, "glossary")
+
+    @rules.command(name="table", description=rulebook.TOPICS["table"][1])
+    async def table(self, interaction: discord.Interaction) -> None:
+        await send(interaction, embed=topic_embed("table"), ephemeral=True)
 
     @rules.command(name="compare", description="Which of two or more hands wins, and why")
     @app_commands.describe(

@@ -39,15 +39,25 @@ from cogs._delivery import (
 from cogs._errors import refuse
 from cogs._flop import FlopTables
 from cogs._house import answer_rabbit, house_hand
-from cogs._ids import PRIVATE_ACTIONS, RAZZ_ACTIONS, TABLE_ACTIONS, CustomId
+from cogs._ids import (
+    DM_ACTIONS,
+    PACE_ACTIONS,
+    PRIVATE_ACTIONS,
+    RAZZ_ACTIONS,
+    TABLE_ACTIONS,
+    CustomId,
+)
 from cogs._mixed_commands import MixedCommands
 from cogs._options import (
     GUTS_OPTION_HELP,
     GUTS_ORDER,
     HAND_ACTIONS,
+    PACE_OPTION_HELP,
     PRACTICE_OPTION_HELP,
     REVEAL,
+    SIT_OUT_HELP,
 )
+from cogs._pace import PaceControls
 from cogs._pictures import HandPicture, ShowdownPicture
 from cogs._publish import HAND_MOVED, TABLE_MOVED, TablePublisher
 from cogs._refusal import refusal
@@ -95,6 +105,7 @@ def _options(**values: Any) -> dict[str, Any]:
 
 
 class TablesCog(
+    PaceControls,
     FlopTables,
     MixedCommands,
     TablePublisher,
@@ -134,6 +145,10 @@ class TablesCog(
         self._restored = False
         self._retired: set[int] = set()
         """replaced messages already retired (by the answer to a click on them)."""
+        self._ping_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        """(table id, user id) -> the turn ping waiting to see whether it is needed."""
+        self._pinged: dict[tuple[int, int], int] = {}
+        """(table id, user id) -> the turn key last pinged (at most one ping per turn)."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -164,6 +179,7 @@ class TablesCog(
         if self.bot.relay is not None and self.bot.relay.target is self:
             self.bot.relay.target = None
         self.updates.cancel()
+        self._cancel_pings()
 
     # ------------------------------------------------------------------ opening tables
 
@@ -242,7 +258,7 @@ class TablesCog(
 
     @app_commands.command(name="zoot", description="Open a Zoot table here (ranked by suits)")
     @app_commands.guild_only()
-    @app_commands.describe(**GUTS_OPTION_HELP, **PRACTICE_OPTION_HELP)
+    @app_commands.describe(**GUTS_OPTION_HELP, **SIT_OUT_HELP, **PRACTICE_OPTION_HELP)
     @app_commands.choices(laydown_order=GUTS_ORDER)
     async def zoot(
         self,
@@ -252,6 +268,7 @@ class TablesCog(
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -265,6 +282,7 @@ class TablesCog(
                 decision_seconds=decision_seconds,
                 excuse_matcher_ante=excuse_matcher_ante,
                 laydown_requires_cover=laydown_requires_cover,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -278,6 +296,7 @@ class TablesCog(
     @app_commands.describe(
         **GUTS_OPTION_HELP,
         wraparound="straights may turn the corner (K-A-2)",
+        **SIT_OUT_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(laydown_order=GUTS_ORDER)
@@ -290,6 +309,7 @@ class TablesCog(
         excuse_matcher_ante: bool | None = None,
         laydown_requires_cover: bool | None = None,
         wraparound: bool | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -304,6 +324,7 @@ class TablesCog(
                 excuse_matcher_ante=excuse_matcher_ante,
                 laydown_requires_cover=laydown_requires_cover,
                 wheelers_wraparound=wraparound,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -319,6 +340,7 @@ class TablesCog(
         big_bet="fixed bet from 5th street on",
         showdown_reveal="which hands are shown at showdown",
         decision_seconds="seconds each player has to act",
+        **PACE_OPTION_HELP,
         **PRACTICE_OPTION_HELP,
     )
     @app_commands.choices(showdown_reveal=REVEAL)
@@ -331,6 +353,8 @@ class TablesCog(
         big_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         showdown_reveal: str | None = None,
         decision_seconds: app_commands.Range[int, 10, 600] | None = None,
+        time_bank: app_commands.Range[int, 0, 600] | None = None,
+        sit_out_hands: app_commands.Range[int, 1, 1000] | None = None,
         practice: bool | None = None,
         computers: app_commands.Range[int, 1, 9] | None = None,
         verifiable: Literal["off", "on"] | None = None,
@@ -345,6 +369,8 @@ class TablesCog(
                 big_bet=big_bet,
                 showdown_reveal=showdown_reveal,
                 decision_seconds=decision_seconds,
+                time_bank=time_bank,
+                sit_out_hands=sit_out_hands,
             ),
             practice=practice,
             computers=computers,
@@ -419,7 +445,7 @@ class TablesCog(
         # table, and anyone can craft one. The hand DM's controls come from a DM (no
         # server); every other click must come from the table's own server.
         # the hand DM's controls (and its Straddle / No straddle) act from a DM
-        in_dm = interaction.guild_id is None and cid.action in (*PRIVATE_ACTIONS, *STRADDLE)
+        in_dm = interaction.guild_id is None and cid.action in (*DM_ACTIONS, *STRADDLE)
         if not in_dm and interaction.guild_id != await self._guild(tid):
             await refuse(interaction, FOREIGN_TABLE)
             return
@@ -431,6 +457,9 @@ class TablesCog(
             raise StaleAction()
         if cid.action == "pick_game":
             await self._pick_game(interaction, cid, values)
+            return
+        if cid.action in PACE_ACTIONS:
+            await self._pace_click(interaction, cid)  # the hand DM's (cogs/_pace.py)
             return
         if cid.action in ("bet", "raise") and await self._flop_bet(interaction, cid):
             return  # a no-limit or pot-limit amount (cogs._flop)

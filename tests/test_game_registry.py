@@ -201,7 +201,7 @@ json.dump(
         "history": [hand_game_name("badugi", hi_lo=False), hand_game_name("badugi", hi_lo=True)],
         "title": game_title("badugi"),
         "rules_titles": rulebook.GAME_TITLES.get("badugi"),
-        "rules_pages": [c.name for c in RulesCog.rules.commands][-5:],
+        "rules_pages": [c.name for c in RulesCog.rules.commands][-6:],
         "compare": [COMPARE_GAMES[-1], COMPARE_EXTRA.get("badugi8")],
         "table_commands": rulebook.table_commands_text(),
         "help": [line for line in games_page.lines if "Badugi" in line],
@@ -244,7 +244,14 @@ def test_issue20_a_ninth_game_registered_shows_in_every_listing() -> None:
     assert seen["lb_choice"] == ["Badugi"]
     assert seen["history"] == ["Badugi", "Badugi Hi-Lo"]
     assert seen["title"] == "Badugi" and seen["rules_titles"] == "Badugi"
-    assert seen["rules_pages"] == ["badugi", "league", "tournament", "glossary", "compare"]
+    assert seen["rules_pages"] == [
+        "badugi",
+        "league",
+        "tournament",
+        "glossary",
+        "table",
+        "compare",
+    ]
     assert seen["compare"] == ["badugi", "Badugi Hi-Lo"]
     assert seen["table_commands"].endswith("`/dealers-choice` or `/badugi`")
     assert seen["help"] == [

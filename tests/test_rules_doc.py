@@ -184,3 +184,16 @@ def test_rulebook_help_prints_usage_and_writes_no_file_named_help(
     assert done.value.code == 0
     assert "--check" in capsys.readouterr().out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_issue22_the_rule_book_states_the_pace_defaults_the_table_uses() -> None:
+    """rulebook_pace (the rendering layer does not import the tables') says the numbers
+    bot/tables/pace.py and cogs/_pace.py play by."""
+    from bot.render import rulebook_pace
+    from bot.tables import pace
+    from cogs import _pace
+
+    assert rulebook_pace.TIME_BANK == pace.TIME_BANK
+    assert rulebook_pace.TOP_UP == pace.TOP_UP
+    assert rulebook_pace.SIT_OUT_HANDS == pace.SIT_OUT_HANDS
+    assert rulebook_pace.PING_AFTER == _pace.TURN_PING_AFTER

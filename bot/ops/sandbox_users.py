@@ -27,6 +27,7 @@ from bot.engine.actions import Action
 from bot.engine.errors import HomeGameError
 from bot.testing import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from bot.testing.fake_records import InteractionReply
+from cogs._pace import PING_MARK
 
 
 class Printing(Protocol):
@@ -140,6 +141,11 @@ async def _answer(record: InteractionRecord) -> bool:
     return reply is not None and reply.updated_message
 
 
+def hand_dm(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
+    """The user's hand DM: their newest DM that is not a turn ping (cogs/_pace.py)."""
+    return next((m for m in reversed(fake.dms(user)) if not m.content.startswith(PING_MARK)), None)
+
+
 def _enabled_button(message: FakeMessage, label: str) -> str | None:
     for button in message.buttons():
         if button.get("label") == label and not button.get("disabled"):
@@ -152,10 +158,9 @@ async def act(world: _World, user: FakeUser, table_msg: FakeMessage, action: Act
     message is being updated) or the bot refused it (a stale button): try again later."""
     fake = world.fake
     if action.kind in ("lay_down", "play_on", "discard"):
-        dms = fake.dms(user)
-        if not dms:
+        dm = hand_dm(fake, user)
+        if dm is None:
             return False
-        dm = dms[-1]
         if action.kind == "discard":
             if action.card is None or not dm.selects():
                 return False

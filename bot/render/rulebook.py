@@ -28,6 +28,7 @@ from bot.render import (
     rulebook_stud,
     rulebook_tournament,
 )
+from bot.render.rulebook_pace import PACE
 from bot.render.rulebook_parts import Part, Rule
 
 __all__ = ["Part", "Rule"]  # the parts' types live in rulebook_parts (each game's module uses them)
@@ -486,6 +487,11 @@ TOPICS: dict[str, tuple[str, str, tuple[Part, ...]]] = {
         "Statistics: what /stats and /leaderboard by: count",
         rulebook_glossary.PARTS,
     ),
+    "table": (
+        "At the table",
+        "At the table: time to act, time bank, acting in advance, turn pings, sitting out",
+        (TIME, PACE),
+    ),
 }
 """``/rules`` pages that are not a game's: key, title, the command's description, parts."""
 
@@ -542,7 +548,7 @@ SECTIONS: tuple[tuple[str, str, Sequence[Part], Sequence[str]], ...] = (
     ("2", "Zoot: the ranking", (ZOOT_RANKING,), house_rules_of("2")),
     ("3", "Wheelers: the ranking", (WHEELERS_RANKING,), house_rules_of("3")),
     ("4", "Razz", (RAZZ_PROCEDURE, RAZZ_RANKING, RAZZ_SILENT), house_rules_of("4")),
-    ("5", "Chips", (CHIPS, TIME), ()),
+    ("5", "Chips", (CHIPS, TIME, PACE), ()),
     *rulebook_flop.SECTIONS,
     ("7", "The night and the settle-up", (NIGHT,), ()),
     (

@@ -142,8 +142,8 @@ FLOP_SILENT = Part(
             "for the big blind** (dealt in when it reaches them) or presses **Post big "
             "blind** to play the next hand: the posted big blind is live (they act in turn "
             "and may check when nobody raised); one sitting between the button and the big "
-            "blind waits a hand more. A player back from away is dealt in at once. A voided "
-            "hand is dealt again from the same blinds.",
+            "blind waits a hand more. Back from sitting out: see 5.8. A voided hand is dealt "
+            "again from the same blinds.",
         ),
         Rule(
             "6.15",

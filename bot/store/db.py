@@ -40,6 +40,7 @@ from bot.store.actions import ActionOps
 from bot.store.audit import AuditReport, run_audit
 from bot.store.checkpoint import WalCheckpointer, finish_checkpoint
 from bot.store.errors import StoreError
+from bot.store.members import MemberOps
 from bot.store.migrate import migrate_schema, migrations, user_version
 from bot.store.models import LeagueDefaults
 from bot.store.nights import NightOps
@@ -55,13 +56,13 @@ GROUP_MAX = 64
 _GROUP_SAVEPOINT = "group_item"
 
 
-class Tx(ActionOps, StatsOps, NightOps):
+class Tx(ActionOps, StatsOps, NightOps, MemberOps):
     """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
 
     Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
     seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``);
     one table action's writes in one round trip (``actions.py``); nights and settle-ups
-    (``nights.py``).
+    (``nights.py``); a member's own settings (``members.py``).
     """
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:

@@ -196,6 +196,10 @@ async def forget_member(
         (user_id, guild_id),
     )
     await _forget_in_nights(tx, guild_id, user_id)
+    # their own settings and where their last turn ping was (migration 0011)
+    await tx._exec(
+        "DELETE FROM member_settings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
     ledger = await tx._one(
         "SELECT COUNT(*) FROM ledger l WHERE l.guild_id = ? AND EXISTS (SELECT 1 FROM accounts a"
         " WHERE a.user_id = ? AND a.id IN (l.from_account, l.to_account))",

@@ -274,6 +274,14 @@ class TableOps(LedgerOps):
             await self._refuse_stale(table_id, expected_version)
         return await self.table(table_id)
 
+    async def set_table_rules(self, table_id: int, rules: Mapping[str, Any]) -> None:
+        """The table's rules from now on (``/table stakes``, applied as a hand is dealt:
+        the hands already stored keep their own in their histories)."""
+        await self._exec(
+            "UPDATE tables SET rules = ?, updated_at = ? WHERE id = ? AND status <> 'closed'",
+            (dump_json(dict(rules)), self.now(), table_id),
+        )
+
     async def _refuse_stale(self, table_id: int, expected_version: int) -> None:
         current = await self.table(table_id)  # NotFound if there is no such table
         if current.status == "closed":

@@ -103,3 +103,52 @@ class BettingFamily(GameFamily):
 
     def seat_left(self, seat: int) -> None:
         return None
+
+    # ---- pace: the time bank and acting in advance (bot/tables/pace.py)
+    @property
+    def betting(self) -> bool:
+        return True
+
+    def _owed(self, hand: Any, seat: int, top: int) -> int | None:
+        """What ``seat`` would call facing ``top`` (capped by its chips), or None when it
+        has no decision left in the hand (not dealt in, folded, all in, hand over)."""
+        if hand is None or hand.is_over or seat not in hand.seat_ids:
+            return None
+        p = hand.position(seat)
+        if hand.folded[p] or hand.stacks[p] == 0:
+            return None
+        return min(hand.stacks[p], max(0, top - hand.bets[p]))
+
+    def round_key(self) -> int:
+        hand = self.engine
+        return -1 if hand is None or hand.is_over else int(hand.street)
+
+    def advance_offers(self, seat: int) -> tuple[str, ...]:
+        owed = self.price(seat)
+        if owed is None:
+            return ()
+        if seat in self.to_act():
+            # their turn (a DM drawn now): only what they may do now, and it acts at once
+            allowed = {o.kind for o in self.options(seat) if o.allowed}
+            kinds = ["check_fold"] if allowed & {"check", "fold"} else []
+            if "check" in allowed:
+                kinds.append("check")
+            elif "call" in allowed:
+                kinds.append("call")
+            return tuple(kinds)
+        return ("check_fold", "check") if owed == 0 else ("check_fold", "call")
+
+    def advance_action(self, seat: int, choice: str, amount: int | None) -> Action | bool:
+        allowed = {o.kind: o for o in self.options(seat) if o.allowed}
+        if choice == "check_fold":
+            # check when nothing is owed, else fold (what the default action does too)
+            for kind in ("check", "fold"):
+                if kind in allowed:
+                    return Action(seat, kind)
+            return False  # a forced bet (the bring-in): the player decides
+        if choice == "check":
+            return Action(seat, "check") if "check" in allowed else False
+        if choice == "call":
+            call = allowed.get("call")
+            return Action(seat, "call") if call is not None and call.amount == amount else False
+        return False

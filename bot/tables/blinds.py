@@ -79,6 +79,8 @@ def plan_blinds(
     BlindPlan(button=2, small=None, big=4, dealt=(1, 2, 4), posts=())
     >>> plan_blinds([2, 3], last_button=1, last_small=2, last_big=3)  # seat 1 busted
     BlindPlan(button=3, small=3, big=2, dealt=(2, 3), posts=())
+    >>> plan_blinds([2, 4, 5], last_button=2, last_small=3, last_big=1, posting=[4, 5])
+    BlindPlan(button=5, small=None, big=2, dealt=(2, 4, 5), posts=())
     """
     everyone = sorted(seats)
     if len(everyone) < 2:
@@ -105,6 +107,11 @@ def plan_blinds(
     between = set(ring[: ring.index(big)])
     posts = tuple(s for s in posters if s not in between)
     dealt = tuple(sorted({*regular, *posts}))
+    if len(dealt) < 2 and (waiting or posting):
+        # rule 5 would leave one player: too few to wait, everyone plays (as above)
+        return plan_blinds(
+            everyone, last_button=last_button, last_small=last_small, last_big=last_big
+        )
     if len(dealt) == 2:
         return _heads_up(list(dealt), big)
     return BlindPlan(button=button, small=small, big=big, dealt=dealt, posts=posts)

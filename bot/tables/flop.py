@@ -376,6 +376,21 @@ class FlopFamily(HouseTable, BettingFamily):
         self.straddle_offer = None
         return events
 
+    def price(self, seat: int) -> int | None:
+        hand = self.engine
+        # the price to call: ``top`` (a short all-in big blind does not lower it, 6.6)
+        return self._owed(hand, seat, 0 if hand is None else hand.top)
+
+    def big_blind_passed(self, seat: int) -> bool:
+        # the big blind moved from last hand's (``undo``) to this hand's over ``seat``
+        before = None if self.undo is None else self.undo[2]
+        big = self.last_big
+        if before is None or big is None or seat in (before, big):
+            return False
+        if before < big:
+            return before < seat < big
+        return seat > before or seat < big  # it went round past the highest seat
+
     def _hand(self) -> FlopHand:
         if self.engine is None:
             raise NotYourTurn("no hand is being played at this table")

@@ -332,6 +332,42 @@ class GameFamily(ABC):
         """What a mixed table shows of its games (:class:`bot.tables.mixed.MixedInfo`)."""
         return None
 
+    # ---- pace (bot/tables/pace.py): acting in advance, the time bank, the missed blind
+    @property
+    def betting(self) -> bool:
+        """A betting game's hand (Razz, Stud, Hold'em, Omaha): a time bank, and Check/Fold,
+        Check or Call N in advance. A guts game's choices are made in windows."""
+        return False
+
+    def time_bank_applies(self) -> bool:
+        """The player to act now makes a betting decision, which a time bank extends (not
+        a window outside the betting: Hold'em's Once / Twice, Show / Muck)."""
+        return self.betting
+
+    def price(self, seat: int) -> int | None:
+        """What ``seat`` would put in to call now (0: nothing to call), or None when it
+        cannot choose in advance (not in the hand, folded, all in, no hand)."""
+        return None
+
+    def round_key(self) -> int:
+        """The betting round (street) being played: a choice made in advance is for it."""
+        return -1
+
+    def advance_offers(self, seat: int) -> tuple[str, ...]:
+        """What ``seat`` may choose in advance now (bot/tables/pace.py's kinds)."""
+        return ()
+
+    def advance_action(self, seat: int, choice: str, amount: int | None) -> Action | bool:
+        """The action a choice made in advance takes now that ``seat`` is to act, or
+        True to keep it for later (not the kind of decision it is for), or False to drop
+        it (it no longer applies: the price changed, laying down needs cover)."""
+        return False
+
+    def big_blind_passed(self, seat: int) -> bool:
+        """Whether the hand just dealt passed the big blind over ``seat`` (a player who
+        sits out owes it on their return, docs/rules.md 6.14)."""
+        return False
+
 
 MIXED_GAMES = registry.keys(mixed=True)
 """Tables whose game changes between hands (bot/tables/mixed.py)."""

@@ -387,3 +387,19 @@ class GutsFamily(GameFamily):
     def seat_left(self, seat: int) -> None:
         # its chips in a carried pot stay there (by the ledger); it just no longer plays
         return None
+
+    # ---- pace: Play on / Lay down chosen in advance for the next window
+    def advance_offers(self, seat: int) -> tuple[str, ...]:
+        game = self.engine
+        if game is None or game.over or game.paused or seat not in game.live:
+            return ()
+        if game.phase == "window" and seat in game.to_act():
+            return ()  # the window is theirs now: its own buttons choose
+        return ("lay_down", "play_on")
+
+    def advance_action(self, seat: int, choice: str, amount: int | None) -> Action | bool:
+        game = self.engine
+        if game is None or game.phase != "window":
+            return True  # a discard round: the choice waits for the next window
+        action = Action(seat, choice)
+        return action if game.can(action) is None else False

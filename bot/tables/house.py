@@ -199,6 +199,10 @@ class HouseTable:
             return [ActionOption(k, True) for k in ("once", "twice")]
         return [ActionOption(k, True) for k in ("show", "muck")]
 
+    def time_bank_applies(self) -> bool:
+        # Once / Twice and Show / Muck have their own windows: no time bank (rule 6.17-6.22)
+        return self.engine is None or self.engine.choice is None
+
     def choice_seconds(self, hand: FlopHand) -> int | None:
         if hand.choice == "runout":
             return RUNOUT_SECONDS

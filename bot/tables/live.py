@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine.events import Event
 from bot.store import HandFinish, Table, TableAccounts
 from bot.tables.games import GameFamily, load_family
+from bot.tables.pace import Pace
 
 SESSION_VERSION = 1
 RECENT = 8
@@ -77,6 +78,9 @@ class LiveTable:
     rabbits: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Hand number -> the board its result's **Rabbit** button shows (the last few hands
     that ended before the river; bot/tables/house.py)."""
+    pace: Pace = field(default_factory=Pace)
+    """Time banks, choices made in advance, sitting out, turns, next hand's stakes
+    (bot/tables/pace.py); saved with the snapshot (``pace``)."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -112,6 +116,7 @@ class LiveTable:
             "next_seed": self.next_seed,
             "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
             "rabbits": {str(h): r for h, r in sorted(self.rabbits.items())},
+            "pace": self.pace.to_json(),
         }
 
     @classmethod
@@ -148,6 +153,7 @@ class LiveTable:
         live.seed = snap.get("seed")
         live.next_seed = snap.get("next_seed")
         live.rabbits = {int(h): list(r) for h, r in snap.get("rabbits", {}).items()}
+        live.pace = Pace.from_json(snap.get("pace"))
         for seat, blind in snap.get("blinds", {}).items():
             info = live.seats.get(int(seat))
             if info is not None and blind in BLIND_STATES:
@@ -183,3 +189,8 @@ class Step:
     """Whether those balances let the next hand start."""
     rabbit_hand: int | None = None
     """The hand that ended in this step whose result gets a **Rabbit** button."""
+    actors: set[int] = field(default_factory=set)
+    """Users who acted in this mutation, or were acted for (a timeout, a choice made in
+    advance): a turn that begins after another's action is pinged (bot/tables/pace.py)."""
+    pings: list[tuple[int, int]] = field(default_factory=list)
+    """(user id, turn key) of each turn that began after someone else acted."""

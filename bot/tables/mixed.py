@@ -600,6 +600,29 @@ class MixedFamily(GameFamily):
             bomb_later=True,
         )
 
+    # ---- pace: the game being dealt's
+    @property
+    def betting(self) -> bool:
+        return self.inner.betting
+
+    def time_bank_applies(self) -> bool:
+        return self.inner.time_bank_applies()
+
+    def price(self, seat: int) -> int | None:
+        return self.inner.price(seat)
+
+    def round_key(self) -> int:
+        return self.inner.round_key()
+
+    def advance_offers(self, seat: int) -> tuple[str, ...]:
+        return self.inner.advance_offers(seat)
+
+    def advance_action(self, seat: int, choice: str, amount: int | None) -> Action | bool:
+        return self.inner.advance_action(seat, choice, amount)
+
+    def big_blind_passed(self, seat: int) -> bool:
+        return self.inner.big_blind_passed(seat)
+
     def mixed(self) -> MixedInfo:
         nxt: str | None = None
         left: int | None = None

@@ -17,6 +17,7 @@ from bot.tables.channels import check_channel
 from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, TableFull
 from bot.tables.games import league_settings_key, make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
+from bot.tables.pace import Pace, split_options
 from bot.tables.views import TableView
 
 PRACTICE_NOT_VERIFIABLE = (
@@ -45,6 +46,7 @@ class TableSeating:
     _arm: Callable[[LiveTable], None]
     _cancel_timer: Callable[[int], None]
     _deadline_in: Callable[[LiveTable, float], int]
+    _come_back: Callable[..., Awaitable[None]]
 
     async def open_table(
         self,
@@ -75,7 +77,10 @@ class TableSeating:
             check_channel(league, channel_id, parent_id=parent_channel_id, what=TABLES_OPEN)
             key = league_settings_key(game, options or {})
             settings = league.game_settings.get(key)
-            family = make_family(game, dict(options or {}), settings)
+            # the time bank and the seat kept while sitting out are the table's, not the
+            # game's rules (bot/tables/pace.py)
+            options, pace = split_options(options or {})
+            family = make_family(game, options, settings)
             if seat_host and 1 + n_computers > family.max_players:
                 raise TableFull(f"at most {family.max_players} players at this table")
             table = await tx.create_table(
@@ -100,6 +105,7 @@ class TableSeating:
                 family=family,
                 verifiable=verifiable,
                 next_seed=new_seed() if verifiable else None,
+                pace=Pace(**pace),
             )
             step = Step()
             if seat_host:
@@ -240,6 +246,7 @@ class TableSeating:
             live.accounts = live.accounts.without(user_id)
         del live.seats[info.seat_no]
         live.family.seat_left(info.seat_no)
+        live.pace.forget(user_id)
         live.practice_stacks.pop(user_id, None)
         if not quiet:
             step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
@@ -308,7 +315,8 @@ class TableSeating:
         return await self._run_view(table_id, do)
 
     async def back(self, table_id: int, user_id: int) -> TableView:
-        """An away player comes back: they play from the next hand."""
+        """An away player comes back (**Join**, or **I'm back**): they play from the next
+        hand; at Hold'em and Omaha one the big blind passed waits for it or posts one."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             info = live.seat_of(user_id)
@@ -316,11 +324,7 @@ class TableSeating:
                 raise NotSeated("you do not sit at this table")
             if not info.away:
                 raise IllegalAction("you are already at this table")
-            await tx.update_seat(live.id, user_id, away=False)
-            info.away = False
-            step.announcements.append(f"{live.name(info.seat_no)} is back")
-            if live.status == "open" and live.hand_number > 0:
-                await self._schedule_next(live, tx, step)
+            await self._come_back(live, tx, step, info)
 
         return await self._run_view(table_id, do)
 

@@ -15,8 +15,9 @@ next one's schedule, and :meth:`TableService.act`); the rest of the service is i
 inherits: :mod:`bot.tables.live` (the table in memory), :mod:`bot.tables.writes` (one round
 trip per mutation), :mod:`bot.tables.viewing` (the committed views and reads),
 :mod:`bot.tables.seating` (sitting, leaving, the host's controls),
-:mod:`bot.tables.computers`, :mod:`bot.tables.timers`, :mod:`bot.tables.chips` and
-:mod:`bot.tables.privacy`.
+:mod:`bot.tables.computers`, :mod:`bot.tables.timers`, :mod:`bot.tables.chips`,
+:mod:`bot.tables.privacy` and :mod:`bot.tables.pacing` (the time bank, choices made in
+advance, sitting out, the host's stakes).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from bot.tables.computers import TableComputers
 from bot.tables.errors import NotSeated, StaleAction, TableClosed, UnpayableHand
 from bot.tables.house_service import TableHouse
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, Step
+from bot.tables.pacing import TablePace
 from bot.tables.privacy import TablePrivacy
 from bot.tables.seating import TableSeating
 from bot.tables.timers import TableTimers
@@ -71,6 +73,7 @@ class TableService(
     TableChoices,
     TableHouse,
     TablePrivacy,
+    TablePace,
 ):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
@@ -261,6 +264,7 @@ class TableService(
                         live.deadline = None
                         await self._flush(live, tx, step)
                     else:
+                        self._pace_commit(live, step)
                         saved = await self._flush(
                             live,
                             tx,
@@ -319,9 +323,12 @@ class TableService(
 
     # =============================================================== engine steps
 
-    async def _emit(self, live: LiveTable, tx: Tx, step: Step, events: list[Event]) -> None:
+    async def _emit(
+        self, live: LiveTable, tx: Tx, step: Step, events: list[Event], *, note: str = ""
+    ) -> None:
         """Book the engine's events: ledger rows for their chips, the hand log, sentences
-        (the writes are sent with the step's others, see :meth:`_flush`)."""
+        (the writes are sent with the step's others, see :meth:`_flush`); ``note`` ends the
+        first sentence (an action chosen in advance says so)."""
         if not events:
             return
         await self._pend(live, tx, step)
@@ -338,7 +345,8 @@ class TableService(
                 step.touched.add(live.user(e.visible_to))
             text = live.family.describe(e, live.name)
             if text:
-                live.recent.append(text)
+                live.recent.append(text + note)
+                note = ""
         del live.recent[:-RECENT]
         if live.hand_id is not None:
             step.log.extend(events)
@@ -380,6 +388,9 @@ class TableService(
             if strict:
                 raise TableClosed("the table is being closed")
             return False
+        await self._pace_start(live, tx, step)  # the next hand's stakes, who sits out
+        if step.closed:
+            return False  # the last player's seat was freed
         stacks = await self._stacks(live, tx, step)
         reason = live.family.start_reason(stacks, self._away(live))
         if reason is not None:
@@ -411,6 +422,7 @@ class TableService(
         for seat in blinds:
             if live.family.in_hand(seat):
                 live.seats[seat].blind = None  # dealt in: no longer new to the table
+        self._pace_dealt(live)
         step.new_turn = True
         step.touched.update(live.user(s) for s in live.seats if live.family.in_hand(s))
         await self._emit(live, tx, step, events)
@@ -423,11 +435,15 @@ class TableService(
         while fam.hand_running and not fam.paused:
             auto = sorted(s for s in fam.to_act() if live.user(s) in live.leaving)
             if not auto:
+                # a choice made in advance is taken as soon as its turn comes
+                if await self._pace_auto(live, tx, step):
+                    continue
                 break
             for seat in auto:
                 if seat in fam.to_act():
                     d = fam.default_action(seat)
                     act = Action(seat, d.kind, card=d.card)
+                    step.actors.add(live.user(seat))
                     await self._emit(live, tx, step, fam.apply(act))
         if fam.hand_over and live.hand_id is not None:
             await self._finish_hand(live, tx, step)
@@ -515,6 +531,7 @@ class TableService(
         by the balances known without a read (the hand's final stacks: each wallet moved
         with its seat's chips); the commit reads the real ones in the same round trip and
         :meth:`_check_prediction` corrects the rare miss (a grant during the hand)."""
+        await self._pace_between(live, tx, step)  # who pressed Sit out next hand sits out
         if predict and not live.practice:
             stacks = {
                 seat: live.balances.get(info.user_id, 0)
@@ -611,6 +628,9 @@ class TableService(
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
             fam = live.family
             step.touched.add(user_id)
+            step.actors.add(user_id)
+            if fam.betting or kind in ("lay_down", "play_on"):
+                live.pace.advance.pop(user_id, None)  # decided: nothing is left in advance
             await self._emit(live, tx, step, fam.apply(holder["action"]))
             await self._after(live, tx, step)
 

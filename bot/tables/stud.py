@@ -204,6 +204,15 @@ class StudFamily(BettingFamily):
         self.acted = False
         return events
 
+    def price(self, seat: int) -> int | None:
+        hand = self.engine
+        if hand is None:
+            return None
+        top = max(hand.bets, default=0)
+        if hand.bring_in_pending:
+            top = max(top, self.rules.bring_in)  # the least anyone will face on 3rd street
+        return self._owed(hand, seat, top)
+
     def _hand(self) -> StudHand:
         if self.engine is None:
             raise NotYourTurn("no hand is being played at this table")

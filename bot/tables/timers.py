@@ -48,6 +48,7 @@ class TableTimers:
     _closing: set[int]
     _run: Callable[..., Awaitable[tuple[LiveTable, Any, Any]]]
     _get: Callable[[int], Awaitable[LiveTable]]
+    _pace_bank: Callable[[LiveTable, Step], bool]
     _start_hand: Callable[..., Awaitable[bool]]
     _emit: Callable[..., Awaitable[None]]
     _after: Callable[..., Awaitable[None]]
@@ -146,9 +147,12 @@ class TableTimers:
                 await self._start_hand(live, tx, step, strict=False)
                 return True
             if fam.hand_running and not fam.paused:
+                if self._pace_bank(live, step):
+                    return True  # the decision clock ran out: the player's time bank starts
                 events, who = fam.timeout()
                 for seat, what in who:
                     step.announcements.append(f"{live.name(seat)} timed out; the table {what}")
+                    step.actors.add(live.user(seat))
                 step.new_turn = True
                 await self._emit(live, tx, step, events)
                 await self._after(live, tx, step)
@@ -195,6 +199,9 @@ class TableTimers:
                 return
             seconds = fam.decision_seconds
             live.deadline = self._deadline_in(live, seconds)
+            # a time bank that was running: it starts again after this window, as full as
+            # it was when it started (nobody could act while the bot was down)
+            live.pace.interrupt_bank()
             seats = sorted(s for s in fam.to_act() if s in live.seats)
             step.touched.update(live.user(s) for s in seats)  # their DMs show the deadline
             names = [live.name(s) for s in seats]

@@ -17,6 +17,7 @@ from bot.render.text import game_title
 from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
+from bot.tables.pace import CALL, pace_rules
 from bot.tables.views import PrivateView, Published, SeatView, TableView
 
 
@@ -103,6 +104,7 @@ class TableViewing:
                     hand_name=show.hand_name,
                     away=info.away,
                     blind=info.blind,
+                    sit_next=info.user_id in live.pace.sit_next,
                 )
             )
         if live.status == "closed":
@@ -115,6 +117,9 @@ class TableViewing:
             phase = "waiting for players"
         else:
             phase = fam.phase_text()
+        pace = live.pace
+        run = pace.bank_run
+        to_act_users = frozenset(live.user(s) for s in to_act if s in live.seats)
         return TableView(
             table_id=live.id,
             guild_id=live.guild_id,
@@ -124,14 +129,14 @@ class TableViewing:
             host_id=live.host_id,
             version=live.version,
             practice=live.practice,
-            rules=fam.describe_rules(),
+            rules=fam.describe_rules() + pace_rules(live.game, live.pace),
             seats=tuple(seats),
             dealer_seat=fam.dealer,
             pot=0 if live.status == "closed" else fam.pot,  # a closed table's pot went back
             phase=phase,
             hand_number=live.hand_number,
             deadline=None if live.deadline is None else float(live.deadline),
-            to_act_user_ids=frozenset(live.user(s) for s in to_act if s in live.seats),
+            to_act_user_ids=to_act_users,
             public_actions=fam.public_options() if to_act else (),
             community=fam.community(),
             recent=tuple(live.recent),
@@ -141,6 +146,9 @@ class TableViewing:
             **_commitment(live),
             closing=live.closing if live.status == "closed" else None,
             house=fam.house_info() if live.status != "closed" else None,
+            bank_user=run.user_id if run is not None and run.user_id in to_act_users else None,
+            turn_keys=tuple(sorted((u, k) for u, k in pace.turns.items() if u in to_act_users)),
+            next_stakes=tuple(sorted(pace.stakes.items())),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -160,6 +168,21 @@ class TableViewing:
                 else ActionOption(o.kind, False, "no hand is being played right now")
                 for o in options
             )
+        pace = live.pace
+        offers: tuple[tuple[str, int | None], ...] = ()
+        if (
+            live.status == "running"
+            and fam.hand_running
+            and not info.is_computer
+            and user_id not in live.leaving
+        ):
+            kinds = fam.advance_offers(info.seat_no)
+            if kinds:
+                price = fam.price(info.seat_no) if CALL in kinds else None
+                offers = tuple((k, price if k == CALL else None) for k in kinds)
+        chosen = pace.advance.get(user_id)
+        bank = int(pace.bank(user_id)) if fam.betting and pace.time_bank else None
+        run = pace.bank_run
         return PrivateView(
             table_id=live.id,
             user_id=user_id,
@@ -175,6 +198,15 @@ class TableViewing:
             deadline=None if live.deadline is None else float(live.deadline),
             chosen=cards.chosen,
             title=self._game_title(live),
+            hand_number=live.hand_number,
+            advance=offers,
+            advance_chosen=None if chosen is None else (chosen.kind, chosen.amount),
+            sitting_out=info.away,
+            sit_next=user_id in pace.sit_next,
+            missed=pace.missed.get(user_id, 0),
+            sit_out_hands=pace.sit_out_hands,
+            bank=bank,
+            bank_on=run is not None and run.user_id == user_id,
         )
 
     @staticmethod
@@ -209,6 +241,11 @@ class TableViewing:
                 pv.chosen,
                 allowed,
                 pv.deadline if allowed else None,
+                # what the player chose in advance, and whether they sit out: a cleared
+                # choice is shown at once (the offers' prices are not: see cogs/_render.py)
+                pv.advance_chosen,
+                pv.sitting_out,
+                pv.sit_next,
             )
         if live.status != "closed":
             self._marks[live.id] = marks
@@ -230,6 +267,7 @@ class TableViewing:
             results=tuple(step.results),
             results_after=tuple(step.results_after),
             rabbit_hand=step.rabbit_hand,
+            pings=tuple(step.pings),
         )
 
     async def view(self, table_id: int) -> TableView:

@@ -47,6 +47,8 @@ class SeatView:
     blind: str | None = None
     """New to a Hold'em or Omaha table (rules 6.14): "wait" for the big blind, or "post" one
     to play the next hand."""
+    sit_next: bool = False
+    """Sits out from the next hand (pressed **Sit out next hand** during this one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,12 @@ class TableView:
     house: Any = None
     """What home games play, as the table message shows it (:class:`bot.tables.house.
     HouseInfo`: a straddle offered, a bomb pot next, two boards), else None."""
+    bank_user: int | None = None
+    """The player whose time bank counts down now: ``deadline`` is the bank's end."""
+    turn_keys: tuple[tuple[int, int], ...] = ()
+    """(user id, turn key) of each player to act: the key names one turn (turn pings)."""
+    next_stakes: tuple[tuple[str, int], ...] = ()
+    """Stakes the host set for the next hand (``/table stakes``), not yet in force."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -106,6 +114,24 @@ class PrivateView:
     chosen: str | None
     title: str = ""
     """The game's name (a stud table's split; a mixed table's game being dealt)."""
+    hand_number: int = 0
+    advance: tuple[tuple[str, int | None], ...] = ()
+    """What the player may choose in advance now: (kind, price of a Call), in the order the
+    buttons show them (bot/tables/pace.py)."""
+    advance_chosen: tuple[str, int | None] | None = None
+    """The choice they made in advance (kind, price of a Call), until it is taken or
+    cleared."""
+    sitting_out: bool = False
+    """They sit out (the seat is kept for ``sit_out_hands`` hands)."""
+    sit_next: bool = False
+    """They sit out from the next hand."""
+    missed: int = 0
+    """Hands dealt without them since they sat out."""
+    sit_out_hands: int = 0
+    bank: int | None = None
+    """Whole seconds left in their time bank (None: the game has none)."""
+    bank_on: bool = False
+    """Their time bank counts down now (``deadline`` is its end)."""
 
     def option(self, kind: str) -> ActionOption | None:
         return next((o for o in self.options if o.kind == kind), None)
@@ -125,6 +151,9 @@ class Published:
     rabbit_hand: int | None = None
     """A hand whose result (the last one here) gets a **Rabbit** button: it ended before
     the river, and its table hunts the rabbit (bot/tables/house.py)."""
+    pings: tuple[tuple[int, int], ...] = ()
+    """(user id, turn key) of each turn that began after someone else acted: the turn
+    pings (cogs/_pings.py), sent once per turn if it is still theirs a moment later."""
 
     def posts(self) -> tuple[tuple[str, bool], ...]:
         """The announcements and results in the order they happened, each marked whether

@@ -138,7 +138,14 @@ class FakeMessages(FakeRest):
                 sticky = previous.flags & (FLAG_EPHEMERAL | FLAG_LOADING)
                 flags = sticky | (int(body["flags"]) & _KEPT_FLAGS & ~FLAG_EPHEMERAL)
         return MessageVersion(
-            content, embeds, components, attachments, flags, self.clock(), iso_now(self.now())
+            content,
+            embeds,
+            components,
+            attachments,
+            flags,
+            self.clock(),
+            iso_now(self.now()),
+            body.get("allowed_mentions"),
         )
 
     def _create_message(
@@ -165,6 +172,7 @@ class FakeMessages(FakeRest):
             version.attachments,
             version.flags,
             version.at,
+            allowed_mentions=version.allowed_mentions,
         )
         message = FakeMessage(
             self._ids.next(),

@@ -328,6 +328,9 @@ class MessageVersion:
     flags: int
     at: float
     edited_timestamp: str | None = None
+    allowed_mentions: Mapping[str, Any] | None = None
+    """The request's allowed_mentions object (None: not sent, every mention notifies;
+    who a new message notified: :meth:`FakeDiscord.notified`)."""
 
 
 def walk_components(components: Sequence[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:

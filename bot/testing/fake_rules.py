@@ -10,6 +10,7 @@ under ``developers/``; read at commit c98d64bc, 2026-08-06) or the OpenAPI descr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -228,9 +229,51 @@ def text_input_refusal(component: Mapping[str, Any], value: str) -> str | None:
     return None
 
 
+# developers/resources/message.mdx, "Allowed Mentions Object": "parse: An array of allowed
+# mention types to parse from the content" (roles, users, everyone); "users: Array of
+# user_ids to mention (Max size of 100)"; "The parse field is mutually exclusive with the
+# other fields": {"parse": ["users"], "users": [...]} is refused (400). Without the object
+# every mention in the content notifies ("the default behavior ... parses all mentions").
+MENTION_TYPES = frozenset({"roles", "users", "everyone"})
+MAX_MENTION_IDS = 100
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def check_allowed_mentions(allowed: Any) -> None:
+    """Refuse an allowed_mentions object Discord refuses (400, 50035)."""
+    if allowed is None:
+        return
+    if not isinstance(allowed, Mapping):
+        raise invalid_form("allowed_mentions: must be an object")
+    parse = allowed.get("parse") or []
+    if any(p not in MENTION_TYPES for p in parse):
+        raise invalid_form(f"allowed_mentions.parse: unknown type in {parse!r}")
+    for kind in ("users", "roles"):
+        ids = allowed.get(kind) or []
+        if len(ids) > MAX_MENTION_IDS:
+            raise invalid_form(f"allowed_mentions.{kind}: must be {MAX_MENTION_IDS} or fewer")
+        if ids and kind in parse:
+            raise invalid_form(
+                f"allowed_mentions: parse {kind!r} and {kind} are mutually exclusive"
+            )
+
+
+def notified_users(content: str, allowed: Mapping[str, Any] | None) -> frozenset[int]:
+    """The users a message's content mentions AND notifies, given its allowed_mentions (a
+    mention in an embed never notifies: only the content's are parsed)."""
+    found = {int(m) for m in _USER_MENTION.findall(content or "")}
+    if allowed is None:
+        return frozenset(found)
+    if "users" in (allowed.get("parse") or []):
+        return frozenset(found)
+    listed = {int(u) for u in allowed.get("users") or []}
+    return frozenset(found & listed)
+
+
 def check_message(body: Mapping[str, Any], *, creating: bool, attachments: int) -> None:
     """Every length and count limit of a message body (create, edit, interaction answer);
     ``attachments``: how many the message would carry (new files and kept ones)."""
+    check_allowed_mentions(body.get("allowed_mentions"))
     content = body.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
         raise invalid_form(f"content: must be {MAX_CONTENT} or fewer in length")

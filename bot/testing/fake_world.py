@@ -34,7 +34,7 @@ from bot.testing.fake_model import (
     StoredAttachment,
 )
 from bot.testing.fake_records import Fault, InteractionRecord, RequestRecord
-from bot.testing.fake_rules import bot_permissions
+from bot.testing.fake_rules import bot_permissions, notified_users
 
 
 class FakeWorld(GatewayServer):
@@ -271,6 +271,12 @@ class FakeWorld(GatewayServer):
             and m.ephemeral_to is None
             and (include_deleted or not m.deleted)
         ]
+
+    def notified(self, message: FakeMessage) -> frozenset[int]:
+        """The users whose mention in ``message``'s content notified them when it was sent
+        (its first version: an edit notifies nobody), by its allowed_mentions."""
+        first = message.versions[0]
+        return notified_users(first.content, first.allowed_mentions)
 
     def dms(self, user: FakeUser, *, include_deleted: bool = False) -> list[FakeMessage]:
         channel = self._dm_channels.get(user.id)

@@ -19,7 +19,7 @@ _CALLBACK = re.compile(r"^/interactions/\d+/[^/]+/callback$")
 _WEBHOOK = re.compile(r"^/webhooks/\d+/[^/]+(/|$)")
 _MESSAGES = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 
-ROUTES = ("dm channel", "dm post", "dm edit", "table edit", "channel post", "other")
+ROUTES = ("dm channel", "dm post", "dm edit", "table edit", "channel post", "delete", "other")
 """The kinds :func:`route_kind` names, for the requests that count."""
 
 
@@ -42,6 +42,8 @@ def route_kind(fake: FakeDiscord, record: RequestRecord) -> str:
         return "dm post" if in_dm else "channel post"
     if record.method == "PATCH":
         return "dm edit" if in_dm else "table edit"
+    if record.method == "DELETE" and match.group(2) is not None:
+        return "delete"  # e.g. the previous turn ping (cogs/_pace.py)
     return "other"
 
 

@@ -15,6 +15,7 @@ from bot.engine.cards import Card, parse_cards
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.testing import FakeMessage, FakeUser, running_client
+from cogs._pace import PING_MARK
 from cogs.tables import TablesCog
 from tests.discord.conftest import World
 
@@ -45,8 +46,9 @@ async def table_bot(
     ``clock``: the whole bot's clock, as ``python -m bot run`` injects it (the store's rows,
     the service's deadlines, the bot's reminders); ``relay``: e.g. a privacy recorder;
     ``rng_factory``: the service's shuffles (e.g. chosen cards), seeded ones by default;
-    ``sleep``: what the service's timers sleep with (with ``clock``: a VirtualClock the
-    test moves, so a decision window runs out when the test says, not after real seconds).
+    ``sleep``: what the service's timers and the turn pings sleep with (with ``clock``: a
+    VirtualClock the test moves, so a decision window runs out when the test says, not after
+    real seconds).
     On a clean exit, every interaction answered so far was acknowledged within 3 s."""
     store = await Store.open(world.db_path, clock=clock)
     seeds = random.Random(seed)
@@ -125,9 +127,19 @@ def field(message: FakeMessage, name: str) -> str | None:
 
 
 def hand_dm(world: World, user: FakeUser) -> FakeMessage:
-    dms = world.fake.dms(user)
+    """The user's hand DM (edited in place; a turn ping is a DM of its own, not this)."""
+    dms = [m for m in world.fake.dms(user) if not m.content.startswith(PING_MARK)]
     assert len(dms) == 1, f"{user.name} has {len(dms)} DMs (the hand DM is edited in place)"
     return dms[0]
+
+
+def pings(world: World, user: FakeUser, *, include_deleted: bool = False) -> list[FakeMessage]:
+    """The turn pings the user was sent as DMs (cogs/_pace.py), oldest first."""
+    return [
+        m
+        for m in world.fake.dms(user, include_deleted=include_deleted)
+        if m.content.startswith(PING_MARK)
+    ]
 
 
 def dm_cards(world: World, user: FakeUser) -> list[Card]:

@@ -51,7 +51,8 @@ async def test_amount_menu_junk_stale_other_player_and_double_click_refused_time
     async with table_bot(world, autostart_delay=30, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
-        table = await open_table(world, "holdem", {"decision_seconds": 10}, players)
+        # no time bank (issue 22): the default action comes when the 10 seconds run out
+        table = await open_table(world, "holdem", {"decision_seconds": 10, "time_bank": 0}, players)
         await (await fake.click_label(world.alice, table, "Start")).response()
         view = await service.table_in_channel(world.channel.id)
         assert view is not None

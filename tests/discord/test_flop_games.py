@@ -166,7 +166,8 @@ async def test_pot_limit_omaha_refuses_a_raise_over_the_pot_and_the_timer_still_
     async with table_bot(world, autostart_delay=30, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
-        table = await open_table(world, "omaha", {"decision_seconds": 10}, players)
+        # no time bank (issue 22): the turn's timer fires when the 10 seconds run out
+        table = await open_table(world, "omaha", {"decision_seconds": 10, "time_bank": 0}, players)
         assert "Betting: **pot-limit**" in (field(table, "House rules") or "")
         await (await fake.click_label(world.bob, table, "Start")).response()
         view = await service.table_in_channel(world.channel.id)

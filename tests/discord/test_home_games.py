@@ -67,6 +67,11 @@ async def _act_until(
     assert service is not None
     by_id = {u.id: u for u in players}
     clicked: list[str] = []
+
+    async def dealt() -> bool:  # the committed view, which follows the live hand
+        return (await service.view(tid)).hand_number >= hand
+
+    await eventually(dealt, what=f"hand {hand} committed")
     while True:
         view = await service.view(tid)
         if view.hand_number != hand or not view.to_act_user_ids or not view.public_actions:
@@ -185,6 +190,18 @@ def _hand_of(service: object, tid: int, number: int) -> _Playing | None:
     return _Playing({live.user(s): b for s, b in zip(hand.seat_ids, hand.bets, strict=True)})
 
 
+def _committed_hand(service: Any, tid: int, number: int, phase: str) -> Any:
+    """A check for :func:`eventually`: the table's committed view once hand ``number`` is
+    in ``phase`` (what a player sees; :func:`_hand_of` reads the live hand, before its
+    commit)."""
+
+    async def check() -> Any:
+        view = await service.view(tid)
+        return view if view.hand_number == number and view.phase == phase else None
+
+    return check
+
+
 # ---------------------------------------------------------------- run it twice
 
 
@@ -271,9 +288,12 @@ async def test_double_board_bomb_pot_called_by_the_host(world: World) -> None:
         assert "The next hand is a bomb pot: everyone antes 20" in called.content
         assert "two boards" in called.content
         await _act_until(world, bot, table, tid, players, _fold, hand=1)
-        await eventually(lambda: _hand_of(service, tid, 2), what="the bomb pot")
-        view = await service.view(tid)
-        assert view.phase == "the flop" and view.pot == 60
+        # the committed view (the live hand runs ahead of its commit): the bomb pot
+        # starts on the flop with everyone's ante in
+        view = await eventually(
+            _committed_hand(service, tid, 2, "the flop"), what="the bomb pot's flop"
+        )
+        assert view.pot == 60
         await eventually(lambda: "Board 2:" in str(table.embeds[0]), what="two boards")
         await _act_until(world, bot, table, tid, players, _passive, hand=2)
         result = await eventually(lambda: _result(world, "Board 2:"), what="the result")

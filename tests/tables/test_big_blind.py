@@ -167,6 +167,23 @@ def test_new_player_between_button_and_big_blind_waits_one_hand_more() -> None:
 # ------------------------------------------------------------ a property: any evening
 
 
+def test_new_players_between_button_and_big_blind_play_when_only_one_other_is_left() -> None:
+    """Rule 5 (a newcomer between the button and the big blind waits a hand more) cannot
+    leave a single player dealt: two of three players left, the two newcomers who chose to
+    post sit between the dead button and the big blind, and everyone plays (found by the
+    evening property below)."""
+    plan = plan_blinds([2, 4, 5], last_button=2, last_small=3, last_big=1, posting=[4, 5])
+    assert plan.dealt == (2, 4, 5) and plan.big == 2
+    fam = _family()
+    rng = random.Random(1)
+    stacks = {1: 500, 2: 500, 3: 500}
+    _deal(fam, stacks, rng)
+    _deal(fam, stacks, rng)
+    stacks = {2: 500, 4: 500, 5: 500}
+    got = _deal(fam, stacks, rng, blinds={4: "post", 5: "post"})
+    assert set(got["dealt"]) == {2, 4, 5}  # type: ignore[arg-type]
+
+
 @st.composite
 def _evenings(draw: st.DrawFn) -> list[tuple[str, int]]:
     return draw(

@@ -115,7 +115,7 @@ async def test_holdem_typed_raise_all_in_and_side_pot_balance_by_the_ledger(
 async def test_pot_limit_omaha_refuses_an_overbet_with_the_range_and_times_out_after(
     service: TableService, store: Store, clock: Clock, recorder: Recorder
 ) -> None:
-    tid = await _table(service, "omaha", 702, decision_seconds=10)
+    tid = await _table(service, "omaha", 702, decision_seconds=10, time_bank=0)
     view = await service.start(tid, ALICE)
     rules = dict((k, v) for k, v, _ in view.rules)
     assert rules["betting"] == "pot-limit" and rules["split"] == "high"
@@ -159,7 +159,9 @@ async def test_heads_up_the_button_posts_the_small_blind_and_acts_first(
 async def test_timeout_checks_when_free_and_folds_facing_a_bet(
     service: TableService, store: Store, clock: Clock, recorder: Recorder
 ) -> None:
-    tid = await _table(service, "holdem", 704, players=(ALICE, BOB), decision_seconds=10)
+    tid = await _table(
+        service, "holdem", 704, players=(ALICE, BOB), decision_seconds=10, time_bank=0
+    )
     view = await service.start(tid, ALICE)
     (sb,) = view.to_act_user_ids  # heads-up: the button (small blind) owes 5
     await service.act(tid, sb, "call")

@@ -51,7 +51,9 @@ def timed(vstore: Store, vclock: VirtualClock, recorder: Recorder, seed: int) ->
 
 
 async def open_three(service: TableService, game: str) -> int:
-    options: dict[str, object] = {"decision_seconds": DECISION}
+    # no time bank: the window's end is the default action (the bank's restart: tests/tables/
+    # test_pace.py)
+    options: dict[str, object] = {"decision_seconds": DECISION, "time_bank": 0}
     if game != "razz":
         options["ante"] = 10
     view = await service.open_table(

@@ -29,9 +29,14 @@ async def _zoot(service: TableService, channel: int = 500, **options: object) ->
     return view.table_id
 
 
-async def _razz(service: TableService, channel: int = 600) -> int:
+async def _razz(service: TableService, channel: int = 600, **options: object) -> int:
     view = await service.open_table(
-        guild_id=GUILD, channel_id=channel, host_id=ALICE, host_name="Alice", game="razz"
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=ALICE,
+        host_name="Alice",
+        game="razz",
+        options=options or None,
     )
     await service.join(view.table_id, BOB, "Bob")
     await service.join(view.table_id, CAROL, "Carol")
@@ -194,7 +199,7 @@ async def test_restore_continues_the_same_hand_with_its_deadline(db_path: Path, 
     store = await Store.open(db_path, clock=clock)
     svc = TableService(store, clock=clock, rng_factory=seeded(11), timers=False)
     await svc.start_service()
-    tid = await _razz(svc)
+    tid = await _razz(svc, time_bank=0)  # the default action at the deadline: no time bank
     await svc.start(tid, ALICE)
     view = await svc.view(tid)
     (actor,) = view.to_act_user_ids

@@ -287,3 +287,36 @@ async def test_injected_refusal_carries_its_discord_code(world: World) -> None:
     assert fault.hits == 1
     with pytest.raises(ValueError):
         world.fake.inject(status=403)  # a 4xx needs a code the fake knows
+
+
+# ----------------------------------------------------------------------------- mentions
+
+
+async def test_allowed_mentions_parse_and_users_together_are_refused_with_50035(
+    world: World,
+) -> None:
+    """Discord: "The parse field is mutually exclusive with the other fields"."""
+    uid = world.fake.bot_user.id
+    code = await refused(
+        world, {"content": f"<@{uid}>", "allowed_mentions": {"parse": ["users"], "users": [uid]}}
+    )
+    assert code == 50035
+    assert await refused(world, {"content": "x", "allowed_mentions": {"parse": ["all"]}}) == 50035
+
+
+async def test_the_fake_records_who_a_new_message_notified(world: World) -> None:
+    """Only the content's mentions notify, filtered by allowed_mentions (none given: all);
+    an edit notifies nobody (the first version's are the message's)."""
+    a, b = 111, 222
+    both = f"<@{a}> and <@!{b}>"
+    sent = await post(world, {"content": both, "allowed_mentions": {"parse": [], "users": [a]}})
+    message = world.fake.messages[int(sent["id"])]
+    assert world.fake.notified(message) == {a}
+    sent = await post(world, {"content": both})
+    assert world.fake.notified(world.fake.messages[int(sent["id"])]) == {a, b}
+    sent = await post(world, {"content": both, "allowed_mentions": {"parse": []}})
+    assert world.fake.notified(world.fake.messages[int(sent["id"])]) == frozenset()
+    sent = await post(world, {"content": "x", "embeds": [{"description": both}]})
+    assert world.fake.notified(world.fake.messages[int(sent["id"])]) == frozenset()
+    await edit(world, message.id, {"content": f"<@{b}>", "allowed_mentions": {"parse": ["users"]}})
+    assert world.fake.notified(message) == {a}
