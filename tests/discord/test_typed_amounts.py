@@ -100,9 +100,7 @@ async def test_item18_typed_2_5_in_the_amount_box_is_refused_with_the_range_and_
     async with table_bot(world, autostart_delay=30, clock=clock, sleep=clock.sleep) as bot:
         service = bot.service
         assert service is not None
-        table = await open_table(
-            world, "holdem", {"decision_seconds": 30, "time_bank": 0}, players
-        )
+        table = await open_table(world, "holdem", {"decision_seconds": 30, "time_bank": 0}, players)
         await (await fake.click_label(world.alice, table, "Start")).response()
         view = await service.table_in_channel(world.channel.id)
         assert view is not None
