@@ -63,10 +63,10 @@ def test_stud_levels_have_an_ante_and_a_bring_in_of_half_the_small_bet_unless_wr
 
 
 def test_horse_levels_are_one_set_of_stakes_with_the_big_bet_twice_the_small_bet() -> None:
-    lv = parse_levels("20/40/4 15m", "horse").level(1)
-    assert lv.table_stakes("horse") == {"small_bet": 20, "ante": 4}
+    lv = parse_levels("20/40/4 15m", "mixed").level(1)
+    assert lv.table_stakes("mixed") == {"small_bet": 20, "ante": 4}
     with pytest.raises(StructureError, match=r"twice the small bet.*write 20/40"):
-        parse_levels("20/30 15m", "horse")
+        parse_levels("20/30 15m", "mixed")
 
 
 def test_a_level_without_a_length_lasts_as_long_as_the_level_before() -> None:
@@ -153,7 +153,7 @@ def structures(draw: st.DrawFn) -> Structure:
             bring_in = draw(st.integers(1, stake - 1))
             big = stake + draw(st.integers(0, stake))
             steps.append(Level.limits(kind, stake, big, seconds, ante=ante, bring_in=bring_in))
-        elif kind == "horse":
+        elif kind == "mixed":
             steps.append(Level.limits(kind, stake, 2 * stake, seconds, ante=ante))
         else:
             big = stake + draw(st.integers(0, stake))
@@ -172,7 +172,7 @@ def test_game_kinds_of_the_tournament_games() -> None:
     kinds = {g: game_kind(g) for g in TOURNAMENT_GAMES}
     assert kinds == {
         "holdem": "blinds", "omaha": "blinds", "stud": "stud", "stud8": "stud",
-        "razz": "stud", "horse": "horse",
+        "razz": "stud", "horse": "mixed",
     }  # fmt: skip
     assert game_kind("holdem", "fixed-limit") == "limit"
     assert game_kind("omaha", "pot-limit") == "blinds"
@@ -218,7 +218,7 @@ def test_every_preset_rises_every_level_and_has_a_break_each_hour(name: str, kin
     breaks = [s.level_at_step(i) for i, step in enumerate(s.steps) if isinstance(step, Break)]
     assert breaks == list(range(spec.break_every, LEVELS, spec.break_every))
     assert spec.minutes * spec.break_every == 60
-    if kind in ("stud", "horse"):
+    if kind in ("stud", "mixed"):
         assert all(lv.ante == lv.small_bet // 5 for lv in s.levels)
     if kind == "limit":
         assert not any(lv.ante for lv in s.levels)
@@ -248,7 +248,7 @@ def test_every_preset_level_is_a_table_the_real_families_accept(
     kind = game_kind(game, betting)
     for name in PRESETS:
         for level in preset(name, kind, stack).levels:
-            if kind == "horse" and level.small_bet > MIXED_SMALL_BET_CAP:
+            if kind == "mixed" and level.small_bet > MIXED_SMALL_BET_CAP:
                 continue
             key, options = _family_options(game, kind, level)
             family = make_family(key, options)
