@@ -49,6 +49,7 @@ def test_issue19_item9_names_never_become_spreadsheet_formulas() -> None:
         LedgerRow(2, 60, "user:5", "pot:3", 10, "ante", 3, 7, None, None),
     ]
     parsed = list(csv.reader(io.StringIO(ledger_csv(rows, {5: "=HYPERLINK(1)"}).decode())))
-    assert parsed[1][-3:] == ["house", "'=HYPERLINK(1)", ""]
-    assert parsed[2][-3:] == ["'=HYPERLINK(1)", "table #3 pot", ""]
+    # the names, then the ``what`` column (added after them)
+    assert parsed[1][-4:-1] == ["house", "'=HYPERLINK(1)", ""]
+    assert parsed[2][-4:-1] == ["'=HYPERLINK(1)", "table #3 pot", ""]
     assert parsed[2][2:4] == ["user:5", "pot:3"]  # the ids stay
