@@ -74,6 +74,14 @@ class LiveTable:
     next_seed: str | None = None
     """A verifiable table's seed for the next hand, drawn ahead so the table message shows
     its commitment before the deal."""
+    tournament_id: int | None = None
+    """A tournament's table (bot/tables/tournament.py): it plays tournament stacks, its
+    director gives the stakes of each hand."""
+    tournament: dict[str, Any] = field(default_factory=dict)
+    """A tournament table's part of the snapshot: ``banner`` (what its message shows of
+    the tournament), ``stakes`` (the level's, from the next hand on), ``level`` (of the
+    hand being played), ``hand_started_at``, ``report`` (the last hand's busts, for the
+    director), ``hold`` (why it waits)."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -108,12 +116,17 @@ class LiveTable:
             "seed": self.seed,
             "next_seed": self.next_seed,
             "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
+            "tournament": self.tournament,
         }
 
     @classmethod
     def from_store(cls, table: Table, seats: Iterable[Any]) -> LiveTable:
         snap: Mapping[str, Any] = table.snapshot or {}
         family = load_family(table.game, table.rules, snap.get("game"))
+        tournament = dict(snap.get("tournament") or {})
+        if tournament.get("stakes"):
+            # a tournament's level since the table opened (the rules row keeps the first)
+            family = family.with_stakes(tournament["stakes"])
         live = cls(
             id=table.id,
             guild_id=table.guild_id,
@@ -126,6 +139,8 @@ class LiveTable:
             deadline=table.deadline,
             family=family,
             verifiable=table.verifiable,
+            tournament_id=table.tournament_id,
+            tournament=tournament,
         )
         for s in seats:
             live.seats[s.seat_no] = SeatInfo(s.seat_no, s.user_id, s.is_computer, s.away, s.dm_ok)
@@ -176,3 +191,5 @@ class Step:
     the engine's final stacks); the commit reads the real ones back to check."""
     predicted_ok: bool = False
     """Whether those balances let the next hand start."""
+    tournament_hand: bool = False
+    """A tournament table's hand ended: its director is told once the lock is released."""

@@ -17,7 +17,7 @@ from bot.render.text import game_title
 from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
-from bot.tables.views import PrivateView, Published, SeatView, TableView
+from bot.tables.views import PrivateView, Published, SeatView, TableView, TournamentBanner
 
 
 def _commitment(live: LiveTable) -> dict[str, Any]:
@@ -136,6 +136,7 @@ class TableViewing:
             verifiable=live.verifiable,
             **_commitment(live),
             closing=live.closing if live.status == "closed" else None,
+            tournament=_banner(live),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -288,3 +289,8 @@ class TableViewing:
             async with self.store.transaction() as tx:
                 await tx.update_seat(table_id, user_id, dm_ok=ok)
             info.dm_ok = ok
+
+
+def _banner(live: LiveTable) -> TournamentBanner | None:
+    raw = live.tournament.get("banner") if live.tournament_id is not None else None
+    return None if not raw else TournamentBanner.from_json(raw)

@@ -25,7 +25,6 @@ from bot.tournament.structure import (
     render_levels,
 )
 
-MIXED_SMALL_BET_CAP = 1_000_000  # bot/tables/mixed.py MixedFamily.parse
 ISSUE_EXAMPLE = "10/20 15m, 15/30 15m, break 5m, 25/50/5 15m"
 
 
@@ -242,14 +241,18 @@ def _family_options(game: str, kind: Kind, level: Level) -> tuple[str, dict[str,
 def test_every_preset_level_is_a_table_the_real_families_accept(
     game: str, betting: str | None, stack: int
 ) -> None:
-    """A level's ``table_stakes`` are options the table families validate and deal with.
-    (The mixed table takes a small bet of at most 1,000,000: HORSE levels above that wait
-    for the integration to lift its cap, noted in the tcore report.)"""
+    """A level's ``table_stakes`` are options the table families validate and deal with,
+    both as a table's first stakes and as a level change of a table already dealing
+    (``GameFamily.with_stakes``, how a tournament's table moves up: the mixed table's small
+    bet is no longer capped at the /horse command's 1,000,000)."""
     kind = game_kind(game, betting)
     for name in PRESETS:
-        for level in preset(name, kind, stack).levels:
-            if kind == "mixed" and level.small_bet > MIXED_SMALL_BET_CAP:
-                continue
+        levels = preset(name, kind, stack).levels
+        key, options = _family_options(game, kind, levels[0])
+        table = make_family(key, options)
+        for level in levels:
             key, options = _family_options(game, kind, level)
             family = make_family(key, options)
             assert family is not None
+            table = table.with_stakes(level.table_stakes(kind))
+            assert table.rules_json == family.rules_json
