@@ -271,6 +271,8 @@ class TableSeating:
         if not quiet:
             step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
         humans = [s for s in live.seats.values() if not s.is_computer]
+        if live.tournament_id is not None:
+            return  # a tournament's director closes its tables (broken, or the end)
         if not live.seats or (live.practice and not humans):
             await self._close(live, tx, step, actor_id=None, reason="everyone left")
 

@@ -622,7 +622,11 @@ class TableService(
             do,
             prepare=prepare,
             version=version,
-            want=lambda live: self._committed_private(live, user_id),
+            want=lambda live: (
+                self._committed_private(live, user_id)
+                if live.seat_of(user_id) is not None
+                else self._gone_view(live, user_id, holder["action"].seat)
+            ),
         )
         assert isinstance(view, PrivateView)
         return view

@@ -250,12 +250,13 @@ class TableTournament:
         game: str,
         options: Mapping[str, Any],
         tournament_id: int,
+        number: int,
         players: Sequence[TournamentSeat],
         banner: Mapping[str, Any],
         stakes: Mapping[str, Any],
     ) -> TableView:
-        """A new table of the tournament with ``players`` in their drawn seats, its first
-        hand dealt at once (its stakes are the level's when it is dealt)."""
+        """A new table ``number`` of the tournament with ``players`` in their drawn seats,
+        its first hand dealt at once (its stakes are the level's when it is dealt)."""
         family = make_family(game, {**options, **stakes})
         async with self.store.transaction() as tx:
             table = await tx.create_table(
@@ -266,6 +267,7 @@ class TableTournament:
                 rules=family.rules_json,
                 tournament_id=tournament_id,
             )
+            await tx.add_tournament_table(tournament_id, number, table.id)
             live = LiveTable(
                 id=table.id,
                 guild_id=guild_id,

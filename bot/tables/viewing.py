@@ -169,6 +169,28 @@ class TableViewing:
             title=self._game_title(live),
         )
 
+    def _gone_view(self, live: LiveTable, user_id: int, seat: int) -> PrivateView:
+        """The view of a player whose action ended the hand that took their last chip at a
+        tournament's table (their seat is freed at its end): their cards as the seat showed
+        them, nothing left to do."""
+        cards = live.family.seat_cards(seat)
+        return PrivateView(
+            table_id=live.id,
+            user_id=user_id,
+            seat=seat,
+            game=live.family.game,
+            version=live.version,
+            cards=cards.cards,
+            down_cards=cards.down,
+            up_cards=cards.up,
+            hand_name=cards.hand_name,
+            strength=None,
+            options=(),
+            deadline=None,
+            chosen=None,
+            title=self._game_title(live),
+        )
+
     @staticmethod
     def _game_title(live: LiveTable) -> str:
         """The name the hand DM gives the game: a mixed table's game being dealt, a stud
