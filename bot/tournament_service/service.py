@@ -559,7 +559,6 @@ class TournamentService(TournamentSeating, TournamentBusts, TournamentFinish):
         async def do(live: LiveTournament, notices: Notices) -> None:
             if live.t.status != "running":
                 return
-            await self._adopt_tables(live)
             for table_id in list(live.tables.values()):
                 await self._book_report(live, table_id, notices)
             await self._reseat_lost(live, notices)

@@ -261,8 +261,12 @@ async def run_tournament_sim(
                 host_name="Computer 1",
                 config=config,
             )
+        if director.live(tid).t.status == "registering":
+            # a new one, or one killed before it started: the field, then the start
+            field = director.live(tid).t.players
             for k in range(players):
-                await director.register(tid, -(k + 1), f"Computer {k + 1}")
+                if -(k + 1) not in field:
+                    await director.register(tid, -(k + 1), f"Computer {k + 1}")
             await director.begin(tid, -1, may_manage=True)
         report.tournament_id = tid
         await _play(director, tables, clock, tid, report)
