@@ -84,6 +84,11 @@ class HandSummary:
     won_pot: bool
     hi_lo: bool = False
     """A split game (Stud Hi-Lo, Omaha Hi-Lo): its history's PHH variant ends in ``/8``."""
+    tournament: int | None = None
+    """A tournament's hand: the tournament's number in the league (its chips are
+    tournament chips)."""
+    level: int | None = None
+    """A tournament's hand: the level it was dealt at."""
 
     @property
     def net(self) -> int:
@@ -224,7 +229,9 @@ class StatsOps(StatHandOps):
             "SELECT h.id, h.table_id, h.number, h.game, h.started_at, h.ended_at,"
             " r.seat_no, r.paid, r.won, r.won_pot,"
             # the game key is the same for both splits; the PHH variant line says which
-            " coalesce(instr(h.history, '/8''' || char(10)) > 0, 0) AS hi_lo"
+            " coalesce(instr(h.history, '/8''' || char(10)) > 0, 0) AS hi_lo,"
+            " json_extract(h.result, '$.tournament.number') AS t_number,"
+            " json_extract(h.result, '$.tournament.level') AS t_level"
             " FROM hand_results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
@@ -246,6 +253,8 @@ class StatsOps(StatHandOps):
                 won=r["won"],
                 won_pot=bool(r["won_pot"]),
                 hi_lo=bool(r["hi_lo"]),
+                tournament=r["t_number"],
+                level=r["t_level"],
             )
             for r in rows
         ]

@@ -44,12 +44,11 @@ from bot.tournament.errors import Refused, WrongStatus
 from bot.tournament.snapshot import dump, load
 from bot.tournament_service.busts import TournamentBusts
 from bot.tournament_service.finish import TournamentFinish
-from bot.tournament_service.live import LiveTournament, Notices, Post
+from bot.tournament_service.live import LiveTournament, Lobby, Notices, Post
 from bot.tournament_service.seating import TournamentSeating
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
-    from bot.tournament_service.live import Lobby
 
 log = logging.getLogger("bot.tournament")
 
@@ -89,6 +88,8 @@ class TournamentService(TournamentSeating, TournamentBusts, TournamentFinish):
         """False: no asyncio timers (the simulation calls :meth:`tick` itself)."""
         self.subscriber: TournamentSubscriber | None = None
         self._live: dict[int, LiveTournament] = {}
+        self._ended: dict[int, Lobby] = {}
+        """The last lobby of a tournament that ended in this process (its final message)."""
         self._by_table: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
@@ -266,6 +267,7 @@ class TournamentService(TournamentSeating, TournamentBusts, TournamentFinish):
         live.breaking = {int(x) for x in row.extra.get("breaking", [])}
 
     def _forget(self, live: LiveTournament) -> None:
+        self._ended[live.id] = self._lobby(live)
         self._live.pop(live.id, None)
         for table_id in [t for t, tid in self._by_table.items() if tid == live.id]:
             self._by_table.pop(table_id, None)
@@ -574,6 +576,9 @@ class TournamentService(TournamentSeating, TournamentBusts, TournamentFinish):
     # ================================================================= reading
 
     def lobby(self, tournament_id: int) -> Lobby:
+        ended = self._ended.get(tournament_id)
+        if ended is not None and tournament_id not in self._live:
+            return ended
         return self._lobby(self.live(tournament_id))
 
     def title(self, live: LiveTournament) -> str:

@@ -316,10 +316,10 @@ async def _play(
                     report.unconserved.append(f"after hand {report.hands}: {problem}")
                 continue
             view = await tables.view(table_id)
-            if view.status == "running" and view.deadline is not None:
-                if view.deadline <= clock.now:
-                    await tables.tick(table_id, force=True)
-                    await director.settle()
+            due = view.deadline is not None and view.deadline <= clock.now
+            if view.status == "running" and due:
+                await tables.tick(table_id, force=True)
+                await director.settle()
         if tid not in director.live_ids():
             break
         await director.tick(tid)
@@ -327,7 +327,9 @@ async def _play(
         if not played:
             # every table waits: a break, or the next deadline of a table or of the clock
             waits = []
-            for table_id in director.live(tid).tables.values() if tid in director.live_ids() else ():
+            for table_id in (
+                director.live(tid).tables.values() if tid in director.live_ids() else ()
+            ):
                 view = await tables.view(table_id)
                 if view.deadline is not None:
                     waits.append(view.deadline)
