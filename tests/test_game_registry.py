@@ -150,7 +150,7 @@ def test_issue20_a_tournament_names_its_game_once_in_the_registry() -> None:
     from bot.tournament.structure import TOURNAMENT_GAMES, game_kind
 
     assert registry.tournament_keys() == ("holdem", "omaha", "stud", "stud8", "razz", "horse")
-    assert TOURNAMENT_GAMES == registry.tournament_keys()
+    assert registry.tournament_keys() == TOURNAMENT_GAMES
     for t in registry.tournament_games():
         family = make_family(t.game, dict(t.options))
         assert family.max_players == t.seats == max_seats(t.key), t.key

@@ -312,9 +312,10 @@ class TournamentSeating:
         # Its last hand may have ended (a busted seat freed) before that hand was booked:
         # book its knockouts now, or a player busted there would stay "in" with no seat.
         await self._book_report(live, table_id, notices)
-        if live.tables.get(number) != table_id or (
-            await self.tables.tournament_seating(table_id)
-        ).seats:
+        if (
+            live.tables.get(number) != table_id
+            or (await self.tables.tournament_seating(table_id)).seats
+        ):
             return  # booking it seated someone back (a rebuy) or closed it already
         await self.tables.close_tournament_table(table_id, reason=f"table {number} broken")
         del live.tables[number]

@@ -67,9 +67,7 @@ async def test_issue20_sim_tournament_45_players_9_seats_one_winner_every_chip_c
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "sim.db"
-    report = await run_tournament_sim(
-        game="holdem", players=45, seats_per_table=9, seed=20, db=db
-    )
+    report = await run_tournament_sim(game="holdem", players=45, seats_per_table=9, seed=20, db=db)
     assert report.ok, report.format()
     assert report.tables_opened == 5 and report.most_tables == 5  # 45 at 9 a table
     r = report.results
