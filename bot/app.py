@@ -26,10 +26,12 @@ from bot.store import Store
 from cogs._errors import handle_error
 from cogs._items import DiscardSelect, HistorySelect, LeaderboardButton, TableButton
 from cogs._mixed import GameSelect
+from cogs._tournament_items import TournamentButton
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
     from bot.tables.views import Published
+    from bot.tournament_service import TournamentService
 
 log = logging.getLogger("homegame.app")
 
@@ -41,8 +43,9 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.help",
     "cogs.settings",
     "cogs.tables",
+    "cogs.tournament",
 )
-"""Cogs loaded by default; ``cogs.tables`` needs a TableService."""
+"""Cogs loaded by default; ``cogs.tables`` and ``cogs.tournament`` need a TableService."""
 
 HEARTBEAT_SECONDS = 30.0
 
@@ -124,6 +127,7 @@ class HomeGameBot(commands.AutoShardedBot):
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         heartbeat_path: Path | None = None,
         sync_commands: bool = True,
+        tournaments: TournamentService | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -140,6 +144,19 @@ class HomeGameBot(commands.AutoShardedBot):
         # [league] section: starting chips, rebuys, every game's stakes and times
         store.league_defaults = settings.league.defaults()
         self.service = service
+        if tournaments is None and service is not None:
+            from bot.tournament_service import TournamentService
+
+            # the director of the tables' tournaments, on the same clock (issue 20)
+            tournaments = TournamentService(
+                store,
+                service,
+                clock=clock,
+                sleep=service.sleep,
+                rng_factory=service.rng_factory,
+                timers=service.timers,
+            )
+        self.tournaments = tournaments
         self.relay = relay
         self.clock = clock
         self.sleep = sleep
@@ -147,7 +164,10 @@ class HomeGameBot(commands.AutoShardedBot):
         follows a clock they move."""
         self.heartbeat_path = heartbeat_path
         self.sync_commands = sync_commands
-        self._extensions = tuple(e for e in extensions if service is not None or e != "cogs.tables")
+        needs_service = ("cogs.tables", "cogs.tournament")
+        self._extensions = tuple(
+            e for e in extensions if service is not None or e not in needs_service
+        )
         self._heartbeat: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
         self._announced = False
@@ -168,8 +188,13 @@ class HomeGameBot(commands.AutoShardedBot):
         # matches a template is routed here, even from messages sent before a restart.
         self.add_dynamic_items(TableButton, DiscardSelect, GameSelect)
         self.add_dynamic_items(LeaderboardButton, HistorySelect)  # the league's, same way
+        self.add_dynamic_items(TournamentButton)
+        if self.tournaments is not None:
+            await self.tournaments.load()  # before the tables: their gates read it
         if self.service is not None:
             await self.service.start_service()
+        if self.tournaments is not None:
+            await self.tournaments.start()
         if self.sync_commands:
             await self.sync_app_commands()
         if self.heartbeat_path is not None:
@@ -249,6 +274,8 @@ class HomeGameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self._closing.set()
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         if self._render_start is not None and not self._render_start.done():
             self._render_start.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -19,6 +19,8 @@ engine included). Order matters: it is the order every listing shows.
 ['zoot', 'wheelers', 'razz', 'stud', 'holdem', 'omaha', 'horse', 'dealers-choice']
 >>> title("holdem"), game("stud").family, keys(family="flop")
 ("Hold'em", 'stud', ('holdem', 'omaha'))
+>>> tournament_keys(), tournament_game("stud8").options, tournament_game("horse").seats
+(('holdem', 'omaha', 'stud', 'stud8', 'razz', 'horse'), {'split': 'hi-lo'}, 8)
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class Game:
     """A mixed game's: ``rotation`` (each game an orbit) or ``choice`` (the dealer's)."""
     plays: tuple[str, ...] = ()
     """A mixed game's: the :data:`VARIANTS` it deals unless its ``games`` option says."""
+    default_betting: str | None = None
+    """The betting its table plays when its command's ``betting`` is not given."""
 
     @property
     def command(self) -> str:
@@ -206,6 +210,7 @@ REGISTRY: list[Game] = [
         rules="Texas Hold'em: blinds, betting, side pots",
         phh=("NT", "PT", "FT"),
         bettings=BETTINGS,
+        default_betting="no-limit",
     ),
     Game(
         "omaha",
@@ -218,6 +223,7 @@ REGISTRY: list[Game] = [
         hi_lo_title="Omaha Hi-Lo",
         splits=SPLITS,
         bettings=BETTINGS,
+        default_betting="pot-limit",
     ),
     Game(
         "horse",
@@ -281,7 +287,52 @@ VARIANTS: list[Variant] = [
 eight: :attr:`Game.plays`)."""
 
 
-def register(new: Game, *variants: Variant) -> None:
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """A game ``/tournament create game:`` deals (issue 20): its option value, the game of
+    the registry whose tables deal it and the table options that make it (``stud8`` is a
+    Stud table split hi-lo). Its seats are its family's (:data:`FAMILY_SEATS`), its bettings
+    and default betting its game's."""
+
+    key: str
+    game: str
+    title: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        return game(self.game).family
+
+    @property
+    def seats(self) -> int:
+        """The most players at one of its tables."""
+        return FAMILY_SEATS[self.family]
+
+    @property
+    def bettings(self) -> tuple[str, ...]:
+        return game(self.game).bettings
+
+    @property
+    def default_betting(self) -> str | None:
+        return game(self.game).default_betting
+
+
+FAMILY_SEATS: Final[Mapping[str, int]] = {"guts": 10, "stud": 8, "flop": 9, "mixed": 8}
+"""The most seats a table of each family has (the engines' ``max_players`` limits: guts 10,
+stud 8, flop 9; a mixed table the fewest of its games', HORSE's stud games 8)."""
+
+TOURNAMENT_GAMES: list[TournamentGame] = [
+    TournamentGame("holdem", "holdem", "Hold'em"),
+    TournamentGame("omaha", "omaha", "Omaha"),
+    TournamentGame("stud", "stud", "Seven-card Stud", {"split": "high"}),
+    TournamentGame("stud8", "stud", "Stud Hi-Lo", {"split": "hi-lo"}),
+    TournamentGame("razz", "razz", "Razz"),
+    TournamentGame("horse", "horse", "HORSE"),
+]
+"""The games a tournament deals, in the order ``/tournament create`` offers them."""
+
+
+def register(new: Game, *variants: Variant, tournament: TournamentGame | None = None) -> None:
     """Add a game defined outside this file (and the variants a mixed table may deal of
     it). The listings elsewhere are read when their modules are imported: register first.
     Refuses a key, command or family that would make two games one."""
@@ -292,8 +343,12 @@ def register(new: Game, *variants: Variant) -> None:
         raise ValueError(f"{new.key}: a game or league setting of that name exists")
     if any(v.key in {w.key for w in VARIANTS} for v in variants):
         raise ValueError(f"{new.key}: a mixed table already deals a game of that name")
+    if tournament is not None and tournament.key in tournament_keys():
+        raise ValueError(f"{tournament.key}: a tournament already deals a game of that name")
     REGISTRY.append(new)
     VARIANTS.extend(variants)
+    if tournament is not None:
+        TOURNAMENT_GAMES.append(tournament)
 
 
 # ------------------------------------------------------------------------ questions
@@ -398,6 +453,23 @@ def in_words(names: tuple[str, ...] | list[str]) -> str:
     ('stud and omaha', 'zoot')
     """
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def tournament_games() -> tuple[TournamentGame, ...]:
+    """The games a tournament deals (``/tournament create game:``), in order."""
+    return tuple(TOURNAMENT_GAMES)
+
+
+def tournament_keys() -> tuple[str, ...]:
+    return tuple(t.key for t in TOURNAMENT_GAMES)
+
+
+def tournament_game(key: str) -> TournamentGame:
+    """The tournament game of ``key``; :class:`KeyError` if a tournament deals none."""
+    for t in TOURNAMENT_GAMES:
+        if t.key == key:
+            return t
+    raise KeyError(key)
 
 
 def public_commands() -> Iterator[str]:

@@ -90,6 +90,11 @@ PUBLIC_COMMANDS = frozenset(
         "buyin",
         "cashout",
         "settle",
+        "tournament create",
+        "tournament cancel",
+        "tournament pause",
+        "tournament resume",
+        "tournament results",
     }
 )
 """Commands whose answer everyone in the channel sees; the others answer only the user."""

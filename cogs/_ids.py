@@ -210,6 +210,7 @@ LB_BY: tuple[str, ...] = (
     "balance",
     "hands",
     "pot",
+    "points",
     "vpip",
     "pfr",
     "three_bet",

@@ -416,6 +416,9 @@ class TablePublisher:
             return
         where = (await self._messages(table_id)).get("table")
         if where is None:
+            if view.tournament is not None and view.status != "closed":
+                # a tournament's table opened by its director: its first message
+                await self._renew_table(table_id, view, view.channel_id, None)
             return
         channel_id, message_id = where
         live = view.status != "closed"  # a closed table's message is not reposted

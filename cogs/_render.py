@@ -301,6 +301,11 @@ def table_embed(view: TableView) -> discord.Embed:
     elif view.pot:
         head += f" · pot **{format_chips(view.pot)}**"
     lines = [head, *mixed_lines(view, countdown(view.deadline))]
+    if view.tournament is not None:
+        # a tournament's table: its level, stakes and next change (cogs/_tournament_render.py)
+        from cogs._tournament_render import tournament_lines
+
+        lines[:0] = tournament_lines(view.tournament)
     chosen = _choice_count(view)
     if chosen:
         lines.append(chosen)
@@ -337,9 +342,8 @@ def table_embed(view: TableView) -> discord.Embed:
     if view.recent:
         embed.add_field(name="Recent", value=fit_lines(view.recent[-5:], FIELD_VALUE), inline=False)
     # where the rules are (players cannot open docs/rules.md from Discord), on every table
-    embed.set_footer(
-        text=f"{rules_pointer(view)} · host: {_host_name(view)} · state {view.version}"
-    )
+    host = "the tournament's director" if view.tournament is not None else _host_name(view)
+    embed.set_footer(text=f"{rules_pointer(view)} · host: {host} · state {view.version}")
     return embed
 
 
@@ -378,22 +382,24 @@ def table_components(view: TableView) -> discord.ui.View:
     if view.status == "closed":
         return ui
     seated = len(view.seats)
-    ui.add_item(
-        _button(view.version, view.table_id, "join", style=discord.ButtonStyle.primary, row=0)
-    )
-    ui.add_item(_button(view.version, view.table_id, "leave", disabled=seated == 0, row=0))
-    ui.add_item(
-        _button(
-            view.version,
-            view.table_id,
-            "start",
-            style=discord.ButtonStyle.success,
-            disabled=view.status != "open",
-            row=0,
+    director = view.tournament is not None  # a tournament's director seats and deals
+    if not director:
+        ui.add_item(
+            _button(view.version, view.table_id, "join", style=discord.ButtonStyle.primary, row=0)
         )
-    )
+        ui.add_item(_button(view.version, view.table_id, "leave", disabled=seated == 0, row=0))
+        ui.add_item(
+            _button(
+                view.version,
+                view.table_id,
+                "start",
+                style=discord.ButtonStyle.success,
+                disabled=view.status != "open",
+                row=0,
+            )
+        )
     ui.add_item(_button(view.version, view.table_id, "hand", disabled=seated == 0, row=0))
-    if view.status == "paused":
+    if view.status == "paused" and not director:
         # the idle rule or /table pause stopped the game: a seated player goes on with it
         ui.add_item(
             _button(view.version, view.table_id, "resume", style=discord.ButtonStyle.success, row=0)

@@ -206,6 +206,42 @@ def describe_league(league: League) -> str:
     return "\n".join(lines)
 
 
+POINTS_CHOICES = [
+    app_commands.Choice(name="PokerStars Home Games' formula", value="pokerstars"),
+    app_commands.Choice(name="a fixed table by place (points_table)", value="fixed"),
+    app_commands.Choice(name="prize money (league chips won)", value="prize"),
+]
+
+
+def points_changes(formula: str | None, table: str | None, best_of: int | None) -> dict[str, Any]:
+    """The points settings ``/league setup`` was given (``points_best_of: 0``: every result
+    counts); a table that is not whole numbers is refused, naming the field."""
+    out: dict[str, Any] = {}
+    if formula is not None:
+        out["formula"] = formula
+    if table is not None:
+        parts = [p for p in table.replace(",", " ").split() if p]
+        if not parts or not all(p.isdigit() for p in parts) or len(parts) > 100:
+            raise InvalidConfig(
+                "points_table", "give whole numbers of points by place, e.g. `10 7 5 4 3 2 1`"
+            )
+        out["fixed"] = [int(p) for p in parts]
+    if best_of is not None:
+        out["best_of"] = None if best_of == 0 else best_of
+    return out
+
+
+def describe_points(settings: Any) -> str:
+    """The league's points settings in one line (``/league setup``, ``/league show``)."""
+    what = {
+        "pokerstars": "PokerStars Home Games' formula 10·√n/√k·(1+log10(b+0.25))",
+        "fixed": "the fixed table " + " ".join(map(str, settings.fixed)),
+        "prize": "prize money (league chips won)",
+    }[settings.formula]
+    best = f"; the best {settings.best_of} results count" if settings.best_of else ""
+    return f"Tournament points: {what}{best} (tournaments of 4 players or more)"
+
+
 class AdminCog(commands.Cog, name="LeagueAdmin"):
     league = app_commands.Group(
         name="league",
@@ -259,7 +295,11 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         chip_value="what one chip is worth in money for the settle-up, e.g. 0.01 (off: chips only)",
         currency="the chip value's currency, an ISO code such as EUR, USD, GBP (default EUR)",
         timezone="the league's time zone for /night schedule, e.g. Europe/Berlin (off: UTC)",
+        points="tournaments' league points: PokerStars Home Games' formula, a fixed table, prizes",
+        points_table="the fixed table's points by place, e.g. 10 7 5 4 3 2 1",
+        points_best_of="the standings count each player's best N results (0: all of them)",
     )
+    @app_commands.choices(points=POINTS_CHOICES)
     async def setup_league(
         self,
         interaction: discord.Interaction,
@@ -280,8 +320,12 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         chip_value: app_commands.Range[str, 1, 20] | None = None,
         currency: app_commands.Range[str, 1, 10] | None = None,
         timezone: app_commands.Range[str, 1, 64] | None = None,
+        points: str | None = None,
+        points_table: app_commands.Range[str, 1, 200] | None = None,
+        points_best_of: app_commands.Range[int, 0, 1000] | None = None,
     ) -> None:
         guild_id = await self._require_admin(interaction)
+        scoring = points_changes(points, points_table, points_best_of)
         given = {
             name: value
             for name, value in (
@@ -332,8 +376,11 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             if timezone is not None:
                 off = timezone.strip().lower() in ("off", "none", "utc")
                 changes["timezone"] = None if off else check_timezone(timezone)
-            if not changes:
+            if not changes and not scoring:
                 raise InvalidConfig("setup", "give at least one setting to change")
+            if scoring:
+                await tx.set_points_settings(guild_id, **scoring)
+            settings_now = await tx.points_settings(guild_id)
             updated = await tx.update_league(
                 guild_id,
                 **{
@@ -354,7 +401,13 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         note = ""
         if "starting_chips" in changes:
             note = "\nNew starting chips apply to wallets opened from now on (e.g. next season)."
-        text = "**League settings updated**\n" + describe_league(updated) + note
+        text = (
+            "**League settings updated**\n"
+            + describe_league(updated)
+            + "\n"
+            + describe_points(settings_now)
+            + note
+        )
         await send(
             interaction,
             fit_lines(text.split("\n"), CONTENT),
@@ -368,6 +421,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
         async with self.bot.store.read() as tx:
             league = await tx.find_league(guild_id)
             season = None if league is None else await tx.current_season(guild_id)
+            scoring = await tx.points_settings(guild_id)
         if league is None or season is None:
             text = (
                 "No league yet: it starts with the first table (or `/league season start`), "
@@ -377,6 +431,8 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             text = (
                 f"**League** · season {season.number} since <t:{season.started_at}:D>\n"
                 + describe_league(league)
+                + "\n"
+                + describe_points(scoring)
             )
         await send(
             interaction,

@@ -30,6 +30,7 @@ from bot.render.limits import CONTENT, fit_lines
 from bot.render.rulebook import table_commands_text
 from bot.render.text import format_chips, plural
 from bot.store import NotFound, Season
+from bot.tournament.points import show as show_points
 from cogs._answer import arm_command, defer, send
 from cogs._ids import (
     LeaderboardId,
@@ -208,6 +209,8 @@ class LeagueCog(commands.Cog, name="League"):
         season = await self._season(guild_id, lid.season)
         what = GAME_NAMES.get(lid.game or "", "all games")
         state = "" if season.open else " (ended)"
+        if lid.by == "points":
+            return await self._points_page(guild_id, season, lid, state)
         if lid.by in FIGURES:
             body, number, count, has_prev, has_next = await figure_page(
                 self.bot,
@@ -264,6 +267,47 @@ class LeagueCog(commands.Cog, name="League"):
         )
         return f"{head}\n{body}", view
 
+    async def _points_page(
+        self, guild_id: int, season: Season, lid: LeaderboardId, state: str
+    ) -> tuple[str, discord.ui.View]:
+        """The season's standings by league points (tournaments; ``points_best_of``)."""
+        tournaments = getattr(self.bot, "tournaments", None)
+        rows = (
+            []
+            if tournaments is None
+            else list(await tournaments.points_standings(guild_id, season.id))
+        )
+        async with self.bot.store.read() as tx:
+            settings = await tx.points_settings(guild_id)
+        page = paginate(rows, lid.page)
+        best = f", best {settings.best_of}" if settings.best_of else ""
+        head = (
+            f"**Leaderboard** · season {season.number}{state} · tournaments · by league points"
+            f" ({settings.formula}{best}) · page {page.number + 1}/{page.count}"
+        )
+        if not page.rows:
+            body = (
+                "No tournament has scored points this season yet (`/tournament create`; one of "
+                "four players or more scores)."
+            )
+        else:
+            body = "\n".join(
+                f"{s.rank}. <@{s.player}>: **{show_points(s.points)}** points · "
+                f"{plural(s.played, 'tournament')}"
+                + (f" ({s.counted} counted)" if s.counted != s.played else "")
+                + f" · best {ordinal(s.best_place)}"
+                for s in page.rows
+            )
+        view = self._page_buttons(
+            season.number,
+            lid,
+            page.number,
+            page.count,
+            has_prev=page.has_prev,
+            has_next=page.has_next,
+        )
+        return f"{head}\n{body}", view
+
     @staticmethod
     def _page_buttons(
         season: int, lid: LeaderboardId, number: int, count: int, *, has_prev: bool, has_next: bool
@@ -281,8 +325,8 @@ class LeagueCog(commands.Cog, name="League"):
     @app_commands.describe(
         game="only this game's hands (default: all games)",
         season="season number (default: the current one; ended seasons stay viewable)",
-        by="rank by net result (default), balance, hands, biggest pot or a statistic "
-        "(VPIP, PFR, 3-bet, showdowns, aggression, all-in luck, lay-downs, challenges)",
+        by="rank by net result (default), balance, hands, biggest pot, league points or a "
+        "statistic (VPIP, PFR, 3-bet, showdowns, aggression, all-in luck, lay-downs, challenges)",
         min_hands="list only members with at least this many hands (default: 20 for a "
         "statistic, none for chips)",
     )
@@ -422,10 +466,14 @@ class LeagueCog(commands.Cog, name="League"):
                 game = hand_game_name(h.game, hi_lo=h.hi_lo)
                 net = format_chips(h.net, signed=True)
                 mark = " 🏆" if h.won_pot else ""
+                where = ""
+                if h.tournament is not None:
+                    # a tournament's hand plays tournament chips, not league chips
+                    where = f" (tournament #{h.tournament}, level {h.level}; tournament chips)"
                 if len(lines) < HISTORY_SIZE:
                     lines.append(
-                        f"<t:{h.started_at}:R> {game}, table #{h.table_id} hand {h.number}: "
-                        f"{net}{mark}"
+                        f"<t:{h.started_at}:R> {game}, table #{h.table_id} hand {h.number}"
+                        f"{where}: {net}{mark}"
                     )
                 options.append(
                     discord.SelectOption(

@@ -142,6 +142,29 @@ def test_issue20_every_table_command_of_the_bot_is_a_registry_game() -> None:
     assert "practice" in {p.name for p in commands["zoot"].parameters}
 
 
+def test_issue20_a_tournament_names_its_game_once_in_the_registry() -> None:
+    """The games a tournament deals are the registry's (``stud8`` is a Stud table split
+    hi-lo); each one's seats are what its family's table seats, its bettings its game's,
+    and the pure director reads them from there (no list of games of its own)."""
+    from bot.tournament.config import max_seats
+    from bot.tournament.structure import TOURNAMENT_GAMES, game_kind
+
+    assert registry.tournament_keys() == ("holdem", "omaha", "stud", "stud8", "razz", "horse")
+    assert registry.tournament_keys() == TOURNAMENT_GAMES
+    for t in registry.tournament_games():
+        family = make_family(t.game, dict(t.options))
+        assert family.max_players == t.seats == max_seats(t.key), t.key
+        assert t.family == registry.game(t.game).family
+        assert t.bettings == registry.game(t.game).bettings
+        if t.bettings:
+            assert t.default_betting in t.bettings
+            assert make_family(t.game, dict(t.options)).rules_json["betting"] == t.default_betting
+        assert game_kind(t.key) == {"flop": "blinds", "stud": "stud", "mixed": "mixed"}[t.family]
+    assert make_family("stud", dict(registry.tournament_game("stud8").options)).rules_json[
+        "split"
+    ] == ("hi-lo")
+
+
 # ----------------------------------------------------------------- a ninth game
 
 NINTH = """
@@ -307,12 +330,6 @@ ALLOWED = {
     " contract by name: each is a parameter of the command",
     "bench/requests.py": "the requests benchmark's targets of the games issue 11 measured",
     "bench/evaluators.py": "the evaluator benchmark's rows, one per ranking it times",
-    # the pure tournament package (issue 20) names the six games a tournament deals, with
-    # issue 20's `stud8` for Stud Hi-Lo, and their level kinds; it is wired to the tables
-    # (and these lists to the registry) by the tournament's integration
-    "bot/tournament/config.py": "the tournament's games and their seats (issue 20 item 1)",
-    "bot/tournament/structure.py": "the tournament's games and their level kinds",
-    "bot/tournament/presets.py": "the presets' level kinds",
 }
 """Modules that may write out several games' keys together, and why."""
 

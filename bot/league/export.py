@@ -1,10 +1,12 @@
 """The ledger as CSV: one row per ledger entry, in id order.
 
 Columns: ``id, time, from, to, amount, kind, table, hand, actor, reason, from_name, to_name,
-actor_name, what``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>``
-or ``user:<id>``, empty cells for what an entry has not got. ``kind`` is the ledger's own
-word; ``what`` says it as ``/history`` does, for the game of the entry's hand (a ``match``
-is a matched pot at Zoot and Wheelers, a call at the betting games: :func:`entry_words`).
+actor_name, what``; ``time`` is ISO 8601 in UTC, accounts are ``house``, ``pot:<table>``,
+``user:<id>`` or a tournament's (``pool:<id>``, ``bounties:<id>``; its tournament chips'
+``chip_bank:<id>`` and ``stack:<id>:<user>``), empty cells for what an entry has not got.
+``kind`` is the ledger's own word; ``what`` says it as ``/history`` does, for the game of
+the entry's hand (a ``match`` is a matched pot at Zoot and Wheelers, a call at the betting
+games: :func:`entry_words`).
 The ``*_name`` columns name the members as they are now (given by the caller: their server
 names when the export is made), beside the ids, which stay: a name changes, an id does not.
 """
@@ -18,6 +20,8 @@ from datetime import UTC, datetime
 
 from bot import games as registry
 from bot.store.stats import LedgerRow
+from bot.store.tournaments import MOVEMENT_KINDS
+from bot.tournament.movements import LEDGER_TEXT
 
 COLUMNS: tuple[str, ...] = (
     "id",
@@ -51,6 +55,12 @@ KIND_WORDS = {
     "take": "correction",
     "season_end": "season ended",
     "settle": "settle-up payment (paid in money; not a result)",
+    # a tournament's league chips, in its own words (bot/tournament/movements.py):
+    # "tournament buy-in", "tournament rebuy", "tournament add-on", "prize", "bounty"
+    **{ledger: LEDGER_TEXT[kind] for kind, ledger in MOVEMENT_KINDS.items()},  # type: ignore[index]
+    # and its tournament chips (a stack's, never a wallet's)
+    "tournament_chips": "tournament chips",
+    "tournament_chips_back": "tournament chips back to the bank",
 }
 """A ledger kind in words (at Zoot and Wheelers; :func:`entry_words` for the others)."""
 GUTS_GAMES = frozenset(registry.keys(family="guts"))
@@ -105,7 +115,11 @@ def _name(label: str, names: Mapping[int, str]) -> str:
         return _text_cell(names.get(user_id, ""))
     if label.startswith("pot:"):
         return f"table #{label.removeprefix('pot:')} pot"
-    return label  # the house
+    if label.startswith("pool:"):
+        return f"prize pool of tournament id {label.removeprefix('pool:')}"
+    if label.startswith("bounties:"):
+        return f"bounties of tournament id {label.removeprefix('bounties:')}"
+    return label  # the house, a tournament's chip bank or a stack
 
 
 def ledger_csv(

@@ -31,7 +31,13 @@ CHIP_CHOICES: dict[str, str] = {
     "hands": "hands played",
     "pot": "biggest pot",
 }
-BY_CHOICES: dict[str, str] = {**CHIP_CHOICES, **{k: f.title for k, f in FIGURES.items()}}
+POINTS_CHOICE: dict[str, str] = {"points": "league points"}
+"""Ranked by the season's tournament points (``/league setup points:``, bot/tournament)."""
+BY_CHOICES: dict[str, str] = {
+    **CHIP_CHOICES,
+    **POINTS_CHOICE,
+    **{k: f.title for k, f in FIGURES.items()},
+}
 """Every ``by:`` a leaderboard takes (Discord allows 25 choices)."""
 
 

@@ -143,10 +143,13 @@ class ActionOps(TableOps):
         A practice table has no wallets."""
         users = sorted(set(user_ids))
 
-        def read(conn: sqlite3.Connection) -> tuple[int, bool, int, int, list[sqlite3.Row]]:
+        def read(
+            conn: sqlite3.Connection,
+        ) -> tuple[int, bool, int, int, int | None, list[sqlite3.Row]]:
             row = conn.execute(
                 "SELECT t.guild_id, t.practice, a.id,"
-                " (SELECT id FROM seasons s WHERE s.guild_id = t.guild_id AND ended_at IS NULL)"
+                " (SELECT id FROM seasons s WHERE s.guild_id = t.guild_id AND ended_at IS NULL),"
+                " t.tournament_id"
                 " FROM tables t JOIN accounts a ON a.table_id = t.id AND a.kind = 'pot'"
                 " WHERE t.id = ?",
                 (table_id,),
@@ -154,20 +157,32 @@ class ActionOps(TableOps):
             if row is None:
                 raise NotFound(f"no table {table_id}")
             guild_id, practice, pot, season_id = row[0], bool(row[1]), row[2], row[3]
+            tournament = row[4]
             wallets: list[sqlite3.Row] = []
             if users and not practice:
                 marks = ",".join("?" * len(users))
+                # a tournament's table plays each player's tournament stack (tournament
+                # chips), never their wallet: the same moves, between other accounts
                 wallets = conn.execute(
                     "SELECT id, user_id, balance FROM accounts WHERE kind = 'player'"
-                    f" AND season_id = ? AND user_id IN ({marks})",
-                    (season_id, *users),
+                    f" AND season_id = ? AND user_id IN ({marks})"
+                    if tournament is None
+                    else "SELECT id, user_id, balance FROM accounts WHERE kind = 'stack'"
+                    f" AND tournament_id = ? AND user_id IN ({marks})",
+                    (season_id if tournament is None else tournament, *users),
                 ).fetchall()
-            return guild_id, practice, pot, season_id, wallets
+            return guild_id, practice, pot, season_id, tournament, wallets
 
-        guild_id, practice, pot, season_id, rows = await self._in_thread(read)
+        guild_id, practice, pot, season_id, tournament, rows = await self._in_thread(read)
         wallets = {r[1]: r[0] for r in rows}
         balances = {r[1]: r[2] for r in rows}
-        if not practice:
+        if tournament is not None:
+            missing = [uid for uid in users if uid not in wallets]
+            if missing:
+                raise StoreError(
+                    f"user {missing[0]} has no stack in tournament {tournament} (table {table_id})"
+                )
+        elif not practice:
             for uid in users:
                 if uid not in wallets:
                     created = await self.wallet(guild_id, uid)

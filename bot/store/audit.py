@@ -4,6 +4,10 @@ RULES §5.2: the sum of all balances plus all chips in pots equals all chips eve
 minus all chips ever removed. A night's bank balances and its settle-up settles it
 (:mod:`bot.store.night_audit`). Per league, chips are issued and removed only through the
 house account, so the house's balance is minus everything in circulation.
+
+A tournament's league chips (its prize pool and bounties) count with the wallets; its
+tournament chips (stacks, the pots of its tables) are no league chips and are added up
+apart, per tournament (:mod:`bot.store.tournament_audit`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from bot.store._base import TxBase
 from bot.store.night_audit import night_differences
+from bot.store.tournament_audit import tournament_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,10 @@ class LeagueFigures:
     """The house's cached balance: ``-(issued - removed)`` when all is well."""
     wallets: int
     ledger_entries: int
+    funds: int = 0
+    """League chips the tournaments hold (their prize pools and bounties)."""
+    tournament_chips: int = 0
+    """Tournament chips in play (stacks and tournament tables' pots): no league chips."""
 
     @property
     def in_circulation(self) -> int:
@@ -46,6 +55,8 @@ class LeagueFigures:
             "house": self.house,
             "wallets": self.wallets,
             "ledger_entries": self.ledger_entries,
+            "tournament_funds": self.funds,
+            "tournament_chips": self.tournament_chips,
         }
 
 
@@ -99,8 +110,10 @@ class AuditReport:
                 f"  in circulation  {f.in_circulation:>14,}",
                 f"  player wallets  {f.players:>14,}  ({f.wallets} wallets)",
                 f"  table pots      {f.pots:>14,}",
+                f"  tournament pool {f.funds:>14,}  (prize pools and bounties)",
                 f"  house account   {f.house:>14,}",
                 f"  ledger entries  {f.ledger_entries:>14,}",
+                f"  tournament chips{f.tournament_chips:>14,}  (in play: no league chips)",
             ]
         if not self.leagues:
             lines.append("no leagues yet")
@@ -139,7 +152,7 @@ async def run_audit(tx: TxBase, guild_id: int | None = None) -> AuditReport:
                     account_id=a["id"],
                 )
             )
-        if a["kind"] != "house" and (a["balance"] < 0 or a["derived"] < 0):
+        if a["kind"] not in ("house", "chip_bank") and (a["balance"] < 0 or a["derived"] < 0):
             differences.append(
                 Difference(
                     guild_id=a["guild_id"],
@@ -188,11 +201,17 @@ async def run_audit(tx: TxBase, guild_id: int | None = None) -> AuditReport:
         sums = await tx._one(
             """
             SELECT
-              COALESCE(SUM(CASE WHEN kind = 'player' THEN balance END), 0) AS players,
-              COALESCE(SUM(CASE WHEN kind = 'pot' THEN balance END), 0) AS pots,
-              COALESCE(SUM(CASE WHEN kind = 'house' THEN balance END), 0) AS house,
-              COUNT(CASE WHEN kind = 'player' THEN 1 END) AS wallets
-            FROM accounts WHERE guild_id = :g
+              COALESCE(SUM(CASE WHEN a.kind = 'player' THEN a.balance END), 0) AS players,
+              COALESCE(SUM(CASE WHEN a.kind = 'pot' AND t.tournament_id IS NULL
+                           THEN a.balance END), 0) AS pots,
+              COALESCE(SUM(CASE WHEN a.kind = 'house' THEN a.balance END), 0) AS house,
+              COUNT(CASE WHEN a.kind = 'player' THEN 1 END) AS wallets,
+              COALESCE(SUM(CASE WHEN a.kind IN ('prize_pool', 'bounties')
+                           THEN a.balance END), 0) AS funds,
+              COALESCE(SUM(CASE WHEN a.kind = 'stack'
+                           OR (a.kind = 'pot' AND t.tournament_id IS NOT NULL)
+                           THEN a.balance END), 0) AS tchips
+            FROM accounts a LEFT JOIN tables t ON t.id = a.table_id WHERE a.guild_id = :g
             """,
             {"g": g},
         )
@@ -206,17 +225,23 @@ async def run_audit(tx: TxBase, guild_id: int | None = None) -> AuditReport:
             house=sums["house"],
             wallets=sums["wallets"],
             ledger_entries=row["entries"],
+            funds=sums["funds"],
+            tournament_chips=sums["tchips"],
         )
         figures.append(f)
-        if f.players + f.pots != f.in_circulation:
+        if f.players + f.pots + f.funds != f.in_circulation:
             differences.append(
                 Difference(
                     guild_id=g,
-                    what="player wallets + table pots vs chips issued - removed",
+                    what="player wallets + table pots"
+                    + (" + tournament pools" if f.funds else "")
+                    + " vs chips issued - removed",
                     expected=f.in_circulation,
-                    actual=f.players + f.pots,
+                    actual=f.players + f.pots + f.funds,
                 )
             )
+        for p in await tournament_problems(tx, g):
+            differences.append(Difference(g, p.what, p.expected, p.actual))
         # the nights' bank books and settle-ups (bot/store/night_audit.py)
         for n in await night_differences(tx, g):
             differences.append(Difference(g, n.what, n.expected, n.actual))

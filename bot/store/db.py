@@ -47,6 +47,7 @@ from bot.store.nights import NightOps
 from bot.store.preflight import DatabaseFileError, inspect_file, read_only_uri, writable
 from bot.store.stats import StatsOps
 from bot.store.summary import SUMMARY_SQL, DatabaseSummary
+from bot.store.tournaments import TournamentOps
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +57,14 @@ GROUP_MAX = 64
 _GROUP_SAVEPOINT = "group_item"
 
 
-class Tx(ActionOps, StatsOps, NightOps, MemberOps):
+class Tx(ActionOps, StatsOps, NightOps, MemberOps, TournamentOps):
     """All store operations, valid inside one ``store.transaction()`` (or ``store.read()``).
 
     Leagues and seasons (``leagues.py``), accounts and the ledger (``ledger.py``), tables,
     seats, hands and messages (``tables.py``); league statistics and exports (``stats.py``);
     one table action's writes in one round trip (``actions.py``); nights and settle-ups
-    (``nights.py``); a member's own settings (``members.py``).
+    (``nights.py``); a member's own settings (``members.py``); tournaments, their chips and
+    points (``tournaments.py``).
     """
 
     async def audit(self, guild_id: int | None = None) -> AuditReport:

@@ -22,6 +22,9 @@ from bot.store.leagues import LeagueOps
 from bot.store.models import LEDGER_KINDS, Account, LedgerEntry, Season, Standing
 
 _MAX_REASON = 500
+ISSUERS = frozenset({"house", "chip_bank"})
+"""Accounts that issue chips, so may go below zero: the league's house (league chips) and
+a tournament's chip bank (its tournament chips)."""
 
 
 def account_from_row(row: sqlite3.Row) -> Account:
@@ -33,6 +36,7 @@ def account_from_row(row: sqlite3.Row) -> Account:
         user_id=row["user_id"],
         table_id=row["table_id"],
         balance=row["balance"],
+        tournament_id=row["tournament_id"],
     )
 
 
@@ -123,7 +127,8 @@ class LedgerOps(LeagueOps):
         """Move ``amount`` chips and record it. Raises :class:`Overdraft` (an
         ``InsufficientChips``) if the payer lacks them; on any refusal nothing changed.
 
-        Only the house may go below zero: its balance is minus all chips in circulation.
+        Only an issuer may go below zero (:data:`ISSUERS`): the house's balance is minus all
+        league chips in circulation, a tournament's chip bank minus its chips in play.
         """
         check_amount(amount)
         if kind not in LEDGER_KINDS:
@@ -138,7 +143,7 @@ class LedgerOps(LeagueOps):
         for acct in (payer, payee):
             if acct.kind == "player" and acct.season_id != season.id and kind != "season_end":
                 raise SeasonError(f"{acct.label} belongs to a season that has ended")
-        if payer.kind == "house":
+        if payer.kind in ISSUERS:
             await self._exec(
                 "UPDATE accounts SET balance = balance - ? WHERE id = ?", (amount, payer.id)
             )
@@ -333,6 +338,17 @@ class LedgerOps(LeagueOps):
         if night is not None:
             # the night's settle-up moves chips between this season's wallets
             raise SeasonError(f"night #{night['number']} is on; end it with /night end first")
+        tournament = await self._one(
+            "SELECT number FROM tournaments WHERE guild_id = ?"
+            " AND status IN ('registering', 'running') ORDER BY id LIMIT 1",
+            (guild_id,),
+        )
+        if tournament is not None:
+            # its prize pool holds this season's chips, and its stacks play on
+            raise SeasonError(
+                f"tournament #{tournament['number']} is on; finish or cancel it"
+                " (/tournament cancel) first"
+            )
         busy = await self._all(
             "SELECT table_id, balance FROM accounts"
             " WHERE guild_id = ? AND kind = 'pot' AND balance <> 0 ORDER BY table_id",

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from bot import games as registry
 
-AccountKind = Literal["house", "player", "pot"]
+AccountKind = Literal["house", "player", "pot", "prize_pool", "bounties", "chip_bank", "stack"]
 TableStatus = Literal["open", "running", "paused", "closed"]
 HandStatus = Literal["running", "finished", "voided"]
 
@@ -36,8 +36,23 @@ LEDGER_KINDS: frozenset[str] = frozenset(
         "season_end",  # a finished season's wallets swept back to the house
         "settle",  # settle-up: chips back from the payee to the payer, who paid in money
         "seven_deuce",  # Hold'em's seven-deuce: each player dealt in pays a shown 7-2 winner
+        # a tournament (issue 20): league chips into its prize pool and bounties, and out
+        "tournament_buy_in",
+        "tournament_bounty",  # a bounty paid in with the buy-in (or a rebuy)
+        "tournament_rebuy",
+        "tournament_add_on",
+        "prize",
+        "bounty",  # a bounty won (or the winner's own back)
+        "tournament_refund",  # unregistered, or the tournament cancelled
+        # tournament chips: the tournament's chip bank to a player's stack, and back
+        "tournament_chips",
+        "tournament_chips_back",
     }
 )
+TOURNAMENT_KINDS: frozenset[str] = frozenset(
+    k for k in LEDGER_KINDS if k.startswith("tournament_") or k in ("prize", "bounty")
+)
+"""The ledger kinds a tournament books (bot/store/tournaments.py)."""
 POT_KINDS_IN: frozenset[str] = frozenset({"ante", "bring_in", "blind", "bet", "match"})
 """Kinds of a chip move from a wallet into a pot; the other way is award, refund or void."""
 POT_KINDS_BOTH: frozenset[str] = frozenset({"seven_deuce"})
@@ -117,6 +132,8 @@ class Account:
     table_id: int | None
     balance: int
     """The cached balance; :meth:`Tx.ledger_balance` derives it from the ledger."""
+    tournament_id: int | None = None
+    """A tournament's prize pool, bounties, chip bank or a player's stack in it."""
 
     @property
     def label(self) -> str:
@@ -124,6 +141,10 @@ class Account:
             return f"wallet of user {self.user_id}"
         if self.kind == "pot":
             return f"pot of table {self.table_id}"
+        if self.kind == "stack":
+            return f"tournament stack of user {self.user_id}"
+        if self.kind in ("prize_pool", "bounties", "chip_bank"):
+            return f"{self.kind.replace('_', ' ')} of tournament {self.tournament_id}"
         return f"house of league {self.guild_id}"
 
 
@@ -161,6 +182,8 @@ class Table:
     pot_account: int
     verifiable: bool = False
     """Opened with ``verifiable:on``: each hand's deck comes from a seed (bot/engine/shuffle.py)."""
+    tournament_id: int | None = None
+    """A tournament's table: it plays the players' tournament stacks, not their wallets."""
 
 
 @dataclass(frozen=True, slots=True)

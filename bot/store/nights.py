@@ -75,6 +75,7 @@ def chip_value_of(league: League | None) -> ChipValue | None:
 _HANDS = """
     FROM hands h JOIN tables t ON t.id = h.table_id
     WHERE t.guild_id = :guild AND t.practice = 0 AND h.status = 'finished'
+      AND t.tournament_id IS NULL
 """
 _IN_NIGHT = " AND h.ended_at >= :start AND h.ended_at <= :end"
 _IN_SEASON = " AND EXISTS (SELECT 1 FROM ledger l WHERE l.hand_id = h.id AND l.season_id = :season)"
@@ -269,7 +270,8 @@ class NightOps(SettleOps, ScheduleOps):
         bring-in, issue 19 item 20): settling then would take chips back mid-hand."""
         busy = await self._all(
             "SELECT t.id AS table_id, t.channel_id FROM tables t"
-            " WHERE t.guild_id = :g AND ("
+            # a tournament's table plays tournament chips: no wallet's chips are in its pots
+            " WHERE t.guild_id = :g AND t.tournament_id IS NULL AND ("
             "  EXISTS (SELECT 1 FROM accounts a WHERE a.table_id = t.id AND a.kind = 'pot'"
             "   AND a.balance <> 0)"
             "  OR (t.practice = 0 AND EXISTS (SELECT 1 FROM hands h WHERE h.table_id = t.id"

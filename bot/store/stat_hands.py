@@ -76,6 +76,8 @@ class StatHandOps(TableOps):
             "SELECT h.id, h.game, r.user_id, r.net FROM hands h"
             " JOIN tables t ON t.id = h.table_id JOIN hand_results r ON r.hand_id = h.id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
+            # a tournament's hands play tournament chips, no league result (bot/store/stats.py)
+            " AND t.tournament_id IS NULL"
             " AND h.history IS NOT NULL AND (:game IS NULL OR h.game = :game)"
             " AND " + HAND_SEASON + " = :season ORDER BY h.id",
             {"g": guild_id, "game": game, "season": season_id},

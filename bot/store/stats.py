@@ -1,7 +1,10 @@
 """Read-only league queries: per-player season summaries (by game), a member's hands, a
 wallet's balance over time and the ledger with readable account names (for exports).
 
-Practice tables never touch the league, so their hands are left out everywhere here. A
+Practice tables never touch the league, so their hands are left out everywhere here; a
+tournament's hands play tournament chips (bot/store/tournaments.py), so they count in no
+chip figure (a member's league result from a tournament is its buy-ins and prizes, which
+move their wallet) but are in their ``hands_of`` (``/history``). A
 hand belongs to the season its ledger entries were written in (a hand never straddles a
 season's end: ending a season is refused while a pot holds chips); a hand without any
 ledger entry falls back to the season open when it started.
@@ -81,6 +84,11 @@ class HandSummary:
     won_pot: bool
     hi_lo: bool = False
     """A split game (Stud Hi-Lo, Omaha Hi-Lo): its history's PHH variant ends in ``/8``."""
+    tournament: int | None = None
+    """A tournament's hand: the tournament's number in the league (its chips are
+    tournament chips)."""
+    level: int | None = None
+    """A tournament's hand: the level it was dealt at."""
 
     @property
     def net(self) -> int:
@@ -104,11 +112,19 @@ class LedgerRow:
     reason: str | None
 
 
-def _account_name(kind: str, user_id: int | None, table_id: int | None) -> str:
+def _account_name(
+    kind: str, user_id: int | None, table_id: int | None, tournament_id: int | None = None
+) -> str:
     if kind == "player":
         return f"user:{user_id}"
     if kind == "pot":
         return f"pot:{table_id}"
+    if kind == "stack":
+        return f"stack:{tournament_id}:{user_id}"
+    if kind == "prize_pool":
+        return f"pool:{tournament_id}"
+    if kind in ("bounties", "chip_bank"):
+        return f"{kind}:{tournament_id}"
     return "house"
 
 
@@ -156,6 +172,7 @@ class StatsOps(StatHandOps):
             " FROM hand_results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
+            " AND t.tournament_id IS NULL"
             " AND (:game IS NULL OR h.game = :game) AND " + _HAND_SEASON + " = :season"
             " GROUP BY r.user_id",
             {"g": guild_id, "game": game, "season": season.id},
@@ -188,6 +205,7 @@ class StatsOps(StatHandOps):
             " FROM hand_results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
+            " AND t.tournament_id IS NULL"
             " AND r.user_id = :u AND " + _HAND_SEASON + " = :season"
             " GROUP BY h.game ORDER BY h.game",
             {"g": guild_id, "u": user_id, "season": season.id},
@@ -211,7 +229,9 @@ class StatsOps(StatHandOps):
             "SELECT h.id, h.table_id, h.number, h.game, h.started_at, h.ended_at,"
             " r.seat_no, r.paid, r.won, r.won_pot,"
             # the game key is the same for both splits; the PHH variant line says which
-            " coalesce(instr(h.history, '/8''' || char(10)) > 0, 0) AS hi_lo"
+            " coalesce(instr(h.history, '/8''' || char(10)) > 0, 0) AS hi_lo,"
+            " json_extract(h.result, '$.tournament.number') AS t_number,"
+            " json_extract(h.result, '$.tournament.level') AS t_level"
             " FROM hand_results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE t.guild_id = :g AND t.practice = 0 AND h.status = 'finished'"
@@ -233,6 +253,8 @@ class StatsOps(StatHandOps):
                 won=r["won"],
                 won_pot=bool(r["won_pot"]),
                 hi_lo=bool(r["hi_lo"]),
+                tournament=r["t_number"],
+                level=r["t_level"],
             )
             for r in rows
         ]
@@ -270,7 +292,9 @@ class StatsOps(StatHandOps):
         """The season's ledger (or one member's part of it), oldest first, accounts named."""
         rows = await self._all(
             "SELECT l.*, f.kind AS f_kind, f.user_id AS f_user, f.table_id AS f_table,"
-            " t.kind AS t_kind, t.user_id AS t_user, t.table_id AS t_table"
+            " f.tournament_id AS f_tournament,"
+            " t.kind AS t_kind, t.user_id AS t_user, t.table_id AS t_table,"
+            " t.tournament_id AS t_tournament"
             " FROM ledger l JOIN accounts f ON f.id = l.from_account"
             " JOIN accounts t ON t.id = l.to_account"
             " WHERE l.guild_id = :g AND l.season_id = :s"
@@ -283,8 +307,8 @@ class StatsOps(StatHandOps):
             LedgerRow(
                 id=r["id"],
                 created_at=r["created_at"],
-                from_name=_account_name(r["f_kind"], r["f_user"], r["f_table"]),
-                to_name=_account_name(r["t_kind"], r["t_user"], r["t_table"]),
+                from_name=_account_name(r["f_kind"], r["f_user"], r["f_table"], r["f_tournament"]),
+                to_name=_account_name(r["t_kind"], r["t_user"], r["t_table"], r["t_tournament"]),
                 amount=r["amount"],
                 kind=r["kind"],
                 table_id=r["table_id"],

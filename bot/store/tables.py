@@ -64,6 +64,7 @@ def table_from_row(row: sqlite3.Row) -> Table:
         updated_at=row["updated_at"],
         pot_account=row["pot_account"],
         verifiable=bool(row["verifiable"]),
+        tournament_id=row["tournament_id"],
     )
 
 
@@ -183,22 +184,25 @@ class TableOps(LedgerOps):
         rules: Mapping[str, Any] | None = None,
         practice: bool = False,
         verifiable: bool = False,
+        tournament_id: int | None = None,
     ) -> Table:
         """Open a table (status ``open``, version 0) with its pot account. The league is
         created on the way if this is the guild's first table. One live table per channel:
         a second raises :class:`TableExists`. ``verifiable``: its hands are dealt from seeds
-        (:meth:`begin_hand`'s ``seed``)."""
+        (:meth:`begin_hand`'s ``seed``). ``tournament_id``: a table of that tournament (it
+        plays tournament stacks; several of them may share a channel)."""
         if game not in GAMES | MIXED_GAMES:
             known = ", ".join(sorted(GAMES | MIXED_GAMES))
             raise StoreError(f"unknown game {game!r}; one of {known}")
-        existing = await self.table_in_channel(channel_id)
-        if existing is not None:
-            raise TableExists(f"table {existing.id} ({existing.game}) already runs here")
+        if tournament_id is None:
+            existing = await self.table_in_channel(channel_id)
+            if existing is not None:
+                raise TableExists(f"table {existing.id} ({existing.game}) already runs here")
         await self.league(guild_id)
         now = self.now()
         table_id = await self._insert(
             "INSERT INTO tables (guild_id, channel_id, game, rules, host_id, practice,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -208,6 +212,7 @@ class TableOps(LedgerOps):
                 int(practice),
                 now,
                 now,
+                tournament_id,
             ),
         )
         if verifiable:
@@ -225,9 +230,12 @@ class TableOps(LedgerOps):
         return table_from_row(row)
 
     async def table_in_channel(self, channel_id: int) -> Table | None:
-        """The live (not closed) table in a channel, if any."""
+        """The live (not closed) table in a channel, if any (a tournament's tables are the
+        director's: they are not a channel's table, see bot/store/tournaments.py)."""
         row = await self._one(
-            _TABLE_SELECT + " WHERE t.channel_id = ? AND t.status <> 'closed'", (channel_id,)
+            _TABLE_SELECT
+            + " WHERE t.channel_id = ? AND t.status <> 'closed' AND t.tournament_id IS NULL",
+            (channel_id,),
         )
         return None if row is None else table_from_row(row)
 

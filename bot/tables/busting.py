@@ -4,7 +4,8 @@ else who can give them chips). Posted after the hand's result, before the table 
 waits for players.
 
 A practice table plays with play chips (nothing to rebuy), and a computer player has no
-wallet: neither gets a notice.
+wallet: neither gets a notice; nor does a tournament's table (its director tells a busted
+player their place and the buttons the structure allows).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ async def bust_notices(tx: Tx, live: LiveTable, stacks: Mapping[int, int]) -> li
     """One sentence per seat of ``stacks`` (the hand's final chips) that this hand left
     with too few chips to be dealt in (none; at Zoot and Wheelers, less than the ante):
     a league table's human players who stay seated."""
-    if live.practice:
-        return []
+    if live.practice or live.tournament_id is not None:
+        return []  # a tournament's director says who is out, and what they may do
     busted = {
         seat: why
         for seat, chips in sorted(stacks.items())

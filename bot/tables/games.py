@@ -368,6 +368,15 @@ class GameFamily(ABC):
         sits out owes it on their return, docs/rules.md 6.14)."""
         return False
 
+    # ---- a tournament's levels (bot/tables/tournament.py)
+    def with_stakes(self, stakes: Mapping[str, Any]) -> GameFamily:
+        """This table's family dealing from the next hand at ``stakes`` (a tournament level's
+        ``table_stakes``: the options its rules take), with this one's session (the deal,
+        the blinds, what a mixed table plays): validated as any table's rules are."""
+        fam = load_family(self.game, {**self.rules_json, **stakes}, None)
+        fam.load(self.session_json())
+        return fam
+
 
 MIXED_GAMES = registry.keys(mixed=True)
 """Tables whose game changes between hands (bot/tables/mixed.py)."""

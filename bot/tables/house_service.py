@@ -17,6 +17,7 @@ from bot.engine.errors import IllegalAction, NotYourTurn
 from bot.tables.errors import NotSeated, StaleAction
 from bot.tables.house import bomb_words
 from bot.tables.live import RECENT
+from bot.tables.tournament import refuse_at_tournament_table
 
 if TYPE_CHECKING:
     from bot.store import Tx
@@ -80,6 +81,7 @@ class TableHouse:
         holder: dict[str, list[tuple[str, str]]] = {}
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)  # the director's table
             self._may_manage(live, actor_id, may_manage)
             if not changes:
                 raise IllegalAction("give at least one house option to change")
@@ -113,6 +115,7 @@ class TableHouse:
         ``quiet``: its public answer announces it)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)  # the director's table
             self._may_manage(live, actor_id, may_manage)
             bomb = live.family.queue_bomb_pot(ante, double_board)
             words = bomb_words(int(bomb["ante"]), bool(bomb["double_board"]))

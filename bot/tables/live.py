@@ -81,6 +81,14 @@ class LiveTable:
     pace: Pace = field(default_factory=Pace)
     """Time banks, choices made in advance, sitting out, turns, next hand's stakes
     (bot/tables/pace.py); saved with the snapshot (``pace``)."""
+    tournament_id: int | None = None
+    """A tournament's table (bot/tables/tournament.py): it plays tournament stacks, its
+    director gives the stakes of each hand."""
+    tournament: dict[str, Any] = field(default_factory=dict)
+    """A tournament table's part of the snapshot: ``banner`` (what its message shows of
+    the tournament), ``stakes`` (the level's, from the next hand on), ``level`` (of the
+    hand being played), ``hand_started_at``, ``report`` (the last hand's busts, for the
+    director), ``hold`` (why it waits)."""
 
     # ---- lookups
     def seat_of(self, user_id: int) -> SeatInfo | None:
@@ -117,12 +125,17 @@ class LiveTable:
             "blinds": {str(s): i.blind for s, i in sorted(self.seats.items()) if i.blind},
             "rabbits": {str(h): r for h, r in sorted(self.rabbits.items())},
             "pace": self.pace.to_json(),
+            "tournament": self.tournament,
         }
 
     @classmethod
     def from_store(cls, table: Table, seats: Iterable[Any]) -> LiveTable:
         snap: Mapping[str, Any] = table.snapshot or {}
         family = load_family(table.game, table.rules, snap.get("game"))
+        tournament = dict(snap.get("tournament") or {})
+        if tournament.get("stakes"):
+            # a tournament's level since the table opened (the rules row keeps the first)
+            family = family.with_stakes(tournament["stakes"])
         live = cls(
             id=table.id,
             guild_id=table.guild_id,
@@ -135,6 +148,8 @@ class LiveTable:
             deadline=table.deadline,
             family=family,
             verifiable=table.verifiable,
+            tournament_id=table.tournament_id,
+            tournament=tournament,
         )
         for s in seats:
             live.seats[s.seat_no] = SeatInfo(s.seat_no, s.user_id, s.is_computer, s.away, s.dm_ok)
@@ -194,3 +209,5 @@ class Step:
     advance): a turn that begins after another's action is pinged (bot/tables/pace.py)."""
     pings: list[tuple[int, int]] = field(default_factory=list)
     """(user id, turn key) of each turn that began after someone else acted."""
+    tournament_hand: bool = False
+    """A tournament table's hand ended: its director is told once the lock is released."""

@@ -67,6 +67,9 @@ NAMES = {g.key: g.title for g in registry.games(mixed=True)}
 
 SMALL_BET = 10
 CHOICE_SECONDS = 30
+MAX_STAKE = 10**12
+"""The most a mixed table's small bet or ante may be (a tournament level's, at most its
+structure's largest amount)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +150,10 @@ class MixedFamily(GameFamily):
         unknown = set(values) - {"games", "small_bet", "ante", "decision_seconds", "choice_seconds"}
         if unknown:
             raise InvalidConfig(sorted(unknown)[0], "not an option of a mixed table")
-        small_bet = _int(values.get("small_bet", SMALL_BET), "small_bet", 2, 1_000_000)
+        # the commands' own ranges stop at 1,000,000; a tournament's levels climb past it
+        small_bet = _int(values.get("small_bet", SMALL_BET), "small_bet", 2, MAX_STAKE)
         ante = values.get("ante")
-        ante = None if ante is None else _int(ante, "ante", 0, 1_000_000)
+        ante = None if ante is None else _int(ante, "ante", 0, MAX_STAKE)
         secs = values.get("decision_seconds")
         secs = None if secs is None else _int(secs, "decision_seconds", 10, 600)
         choice = _int(values.get("choice_seconds", CHOICE_SECONDS), "choice_seconds", 10, 300)
@@ -183,6 +187,22 @@ class MixedFamily(GameFamily):
     def from_rules(cls, game: str, rules: Mapping[str, Any]) -> MixedFamily:
         variants = [VARIANTS[k] for k in rules["games"]]
         return cls(game, variants, rules["rules"], config=rules.get("config", {}))
+
+    def with_stakes(self, stakes: Mapping[str, Any]) -> MixedFamily:
+        """One set of stakes for every game (a tournament level's ``small_bet`` and
+        ``ante``), the rotation and the deal where they were."""
+        fam = MixedFamily.parse(
+            self.key,
+            {
+                "games": [v.key for v in self.variants],
+                "small_bet": stakes.get("small_bet", self.config.get("small_bet", SMALL_BET)),
+                "ante": stakes.get("ante", self.config.get("ante")),
+                "decision_seconds": self.inner.decision_seconds,
+                "choice_seconds": self.choice_seconds,
+            },
+        )
+        fam.load(self.session_json())
+        return fam
 
     def _family(self, index: int) -> GameFamily:
         """A family of game ``index`` with no session (kept: asked again for its rules)."""

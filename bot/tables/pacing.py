@@ -25,6 +25,7 @@ from bot.tables.errors import NotSeated, StaleAction
 from bot.tables.games import GameFamily, load_family
 from bot.tables.live import RECENT, LiveTable, SeatInfo, Step
 from bot.tables.pace import CALL, CHECK, CHECK_FOLD, GUTS_GAMES, LABELS, Advance
+from bot.tables.tournament import refuse_at_tournament_table
 from bot.tables.views import PrivateView, TableView
 
 STAKE_KEYS = ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet")
@@ -162,6 +163,7 @@ class TablePace:
         next one; otherwise at once. The seat is kept for ``sit_out_hands`` hands."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)  # the director's table
             info = _seated(live, user_id)
             pace = live.pace
             if info.away:
@@ -254,6 +256,7 @@ class TablePace:
         given = {k: int(v) for k, v in stakes.items()}
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)  # the director's table
             self._may_manage(live, actor_id, may_manage)
             if not given:
                 raise IllegalAction(
@@ -274,6 +277,7 @@ class TablePace:
         pressed **Join** (at Hold'em and Omaha they wait for the big blind, 6.14)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)  # the director's table
             self._may_manage(live, actor_id, may_manage)
             await self._sit(live, tx, step, user_id, name, is_computer=False)
             if live.status == "open" and live.hand_number > 0:

@@ -18,6 +18,7 @@ from bot.tables.errors import AlreadySeated, NoChips, NotAllowed, NotSeated, Tab
 from bot.tables.games import league_settings_key, make_family
 from bot.tables.live import PRACTICE_CHIPS, RECENT, LiveTable, SeatInfo, Step
 from bot.tables.pace import Pace, split_options
+from bot.tables.tournament import refuse_at_tournament_table
 from bot.tables.views import TableView
 
 PRACTICE_NOT_VERIFIABLE = (
@@ -124,14 +125,24 @@ class TableSeating:
         return self._table_view(live)
 
     async def _sit(
-        self, live: LiveTable, tx: Tx, step: Step, user_id: int, name: str, *, is_computer: bool
+        self,
+        live: LiveTable,
+        tx: Tx,
+        step: Step,
+        user_id: int,
+        name: str,
+        *,
+        is_computer: bool,
+        seat_no: int | None = None,
     ) -> None:
+        """Seat a player (``seat_no``: that seat, a tournament's draw; else the next one)."""
         if live.seat_of(user_id) is not None:
             raise AlreadySeated("you already sit at this table")
         await self._flush(live, tx, step)
         if len(live.seats) >= live.family.max_players:
             raise TableFull(f"the table is full ({live.family.max_players} seats)")
-        if not live.practice and not is_computer:
+        tournament = live.tournament_id is not None
+        if not live.practice and not is_computer and not tournament:
             for other in self._tables.values():
                 if (
                     other.id != live.id
@@ -147,24 +158,37 @@ class TableSeating:
             league = await tx.league(live.guild_id)
             chips = league.starting_chips or PRACTICE_CHIPS
             live.practice_stacks.setdefault(user_id, chips)
+        elif live.tournament_id is not None:
+            # a tournament's table plays the player's tournament stack (no league chips)
+            chips = (await tx.stack(live.tournament_id, user_id)).balance
         else:
             # the first sit-down in the league grants the starting chips (ledger "start")
             chips = (await tx.wallet(live.guild_id, user_id)).balance
             if chips <= 0:
                 raise NoChips("you have no chips left: ask for a rebuy first")
         try:
-            seat = await tx.sit(live.id, user_id, seat_no=live.next_seat, is_computer=is_computer)
+            seat = await tx.sit(
+                live.id,
+                user_id,
+                seat_no=live.next_seat if seat_no is None else seat_no,
+                is_computer=is_computer,
+            )
         except SeatedElsewhere as exc:
             # the database's word (another table's Join may be under way right now)
             raise AlreadySeated(
                 f"you already play at the table in <#{exc.channel_id}>: leave it first"
             ) from None
-        live.next_seat = seat.seat_no + 1
+        live.next_seat = max(live.next_seat, seat.seat_no + 1)
         info = SeatInfo(seat.seat_no, user_id, is_computer, False, None)
         live.seats[seat.seat_no] = info
         live.names[user_id] = name
         live.balances[user_id] = chips
-        if live.hand_number > 0 and live.family.newcomer_blind() == "wait":
+        if tournament:
+            # TDA: a player seated at a tournament table (drawn, moved, back from a rebuy) is
+            # dealt in from the next hand, posting no blind out of turn; the big blind moves
+            # on by the dead-button rule (rules 6.14)
+            live.recent.append(f"{name} sits down")
+        elif live.hand_number > 0 and live.family.newcomer_blind() == "wait":
             # rules 6.14: a player sitting down at a Hold'em or Omaha table that has dealt
             # waits for the big blind, or posts one to play the next hand (a button offers
             # both); they are dealt in when the big blind reaches them
@@ -188,6 +212,7 @@ class TableSeating:
             raise IllegalAction("computer players have negative user ids")
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             await self._sit(live, tx, step, user_id, name, is_computer=computer)
             if live.status == "open" and live.hand_number > 0:
                 await self._schedule_next(live, tx, step)
@@ -200,6 +225,7 @@ class TableSeating:
         """Seat a computer player (negative user id) at a practice table."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             if not live.practice:
                 raise NotAllowed("computer players sit only at practice tables")
             if live.seat_of(actor_id) is None and actor_id != live.host_id:
@@ -213,6 +239,7 @@ class TableSeating:
 
     async def leave(self, table_id: int, user_id: int) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             await self._leave(live, tx, step, user_id)
 
         return await self._run_view(table_id, do)
@@ -251,6 +278,8 @@ class TableSeating:
         if not quiet:
             step.announcements.append(f"{live.names.get(user_id, user_id)} left the table")
         humans = [s for s in live.seats.values() if not s.is_computer]
+        if live.tournament_id is not None:
+            return  # a tournament's director closes its tables (broken, or the end)
         if not live.seats or (live.practice and not humans):
             await self._close(live, tx, step, actor_id=None, reason="everyone left")
 
@@ -261,6 +290,7 @@ class TableSeating:
         announces it (``/table kick``'s public answer), the table posts nothing more."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             self._may_manage(live, actor_id, may_manage)
             await self._leave(live, tx, step, user_id, quiet=quiet)
 
@@ -268,6 +298,7 @@ class TableSeating:
 
     async def start(self, table_id: int, user_id: int) -> TableView:
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             if live.seat_of(user_id) is None and user_id != live.host_id:
                 raise NotSeated("only a player at the table may start it")
             if live.status == "paused":
@@ -283,6 +314,7 @@ class TableSeating:
         (``post``), or waits for the big blind to reach them (rules 6.14)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             info = live.seat_of(user_id)
             if info is None:
                 raise NotSeated("you do not sit at this table")
@@ -319,6 +351,7 @@ class TableSeating:
         hand; at Hold'em and Omaha one the big blind passed waits for it or posts one."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             info = live.seat_of(user_id)
             if info is None:
                 raise NotSeated("you do not sit at this table")
@@ -343,12 +376,15 @@ class TableSeating:
         (``/table end`` answers with it), it is not announced too."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             self._may_manage(live, actor_id, may_manage)
             await self._close(
                 live, tx, step, actor_id=actor_id, reason="table ended", announce=announce
             )
 
-        self._may_manage(await self._get(table_id), actor_id, may_manage)
+        target = await self._get(table_id)
+        refuse_at_tournament_table(target)
+        self._may_manage(target, actor_id, may_manage)
         self._closing.add(table_id)
         try:
             view = await self._run_view(table_id, do)
@@ -452,6 +488,7 @@ class TableSeating:
         """Void the running hand: everyone gets back what they put into it."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             self._may_manage(live, actor_id, may_manage)
             if live.hand_id is None or not live.family.hand_running:
                 raise IllegalAction("no hand is being played")
@@ -500,6 +537,7 @@ class TableSeating:
         """``quiet``: the caller announces it (``/table pause``'s public answer)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             if live.seat_of(actor_id) is None:
                 self._may_manage(live, actor_id, may_manage)
             if live.status == "paused":
@@ -521,6 +559,7 @@ class TableSeating:
         """``quiet``: the caller announces it (``/table resume``'s public answer)."""
 
         async def do(live: LiveTable, tx: Tx, step: Step) -> None:
+            refuse_at_tournament_table(live)
             if live.seat_of(actor_id) is None:
                 self._may_manage(live, actor_id, may_manage)
             if live.status != "paused":

@@ -49,6 +49,7 @@ from bot.tables.pacing import TablePace
 from bot.tables.privacy import TablePrivacy
 from bot.tables.seating import TableSeating
 from bot.tables.timers import TableTimers
+from bot.tables.tournament import TableDirector, TableTournament
 from bot.tables.viewing import TableViewing
 from bot.tables.views import PrivateView, Published, TableView
 from bot.tables.writes import TableWrites
@@ -74,6 +75,7 @@ class TableService(
     TableHouse,
     TablePrivacy,
     TablePace,
+    TableTournament,
 ):
     """See the module docstring and ``/work/notes/service_api.md`` (the contract)."""
 
@@ -119,6 +121,9 @@ class TableService(
         self._closing: set[int] = set()
         """Tables a close was asked for (``/table end``), until it is done: no game is
         dealt there any more, and no timer is armed (see :meth:`end`)."""
+        self.director: TableDirector | None = None
+        """A tournament's tables ask it their stakes and tell it their hands' ends
+        (bot/tables/tournament.py; the tournament service sets itself here)."""
 
     # =============================================================== lifecycle
 
@@ -303,6 +308,8 @@ class TableService(
         if recheck:
             await self._recheck_next(table_id)
         self._maybe_computers(live)
+        if step.tournament_hand:
+            self._tell_director(live)
         return live, ret, out
 
     async def _run_view(
@@ -380,6 +387,8 @@ class TableService(
         return out
 
     def _away(self, live: LiveTable) -> frozenset[int]:
+        if live.tournament_id is not None:
+            return frozenset()  # TDA: every player of a tournament is dealt in
         return frozenset(s for s, i in live.seats.items() if i.away)
 
     async def _start_hand(self, live: LiveTable, tx: Tx, step: Step, *, strict: bool) -> bool:
@@ -388,6 +397,8 @@ class TableService(
             if strict:
                 raise TableClosed("the table is being closed")
             return False
+        if live.tournament_id is not None and not self._tournament_gate(live, step):
+            return False  # a break, the director's pause, a table being broken
         await self._pace_start(live, tx, step)  # the next hand's stakes, who sits out
         if step.closed:
             return False  # the last player's seat was freed
@@ -477,18 +488,20 @@ class TableService(
             if fam.in_hand(seat)
         ]
         await self._pend(live, tx, step)
-        rabbit = fam.rabbit()
+        rabbit = fam.rabbit() if live.tournament_id is None else None  # off in tournaments
         if rabbit:
             # the board the hand would have had: its result's Rabbit button (house.py)
             live.rabbits[live.hand_number] = rabbit
             for old in sorted(live.rabbits)[:-RABBITS_KEPT]:
                 del live.rabbits[old]
             step.rabbit_hand = live.hand_number
-        history = end.history
+        history, summary = end.history, dict(end.summary)
+        if live.tournament_id is not None:
+            history, summary = self._tournament_history(live, history, summary)
         if live.verifiable and live.seed is not None:
             # the commitment only: the seed is published when the table closes (/history)
             history = with_shuffle_fields(history, commitment=commitment(live.seed))
-        step.finish = HandFinish(results, history, end.summary)
+        step.finish = HandFinish(results, history, summary)
         live.hand_id = None
         for seat, chips in stacks.items():
             uid = live.user(seat)
@@ -496,8 +509,10 @@ class TableService(
             if live.practice:
                 live.practice_stacks[uid] = chips
         step.touched.update(live.user(s) for s in stacks)
+        if live.tournament_id is not None:
+            await self._tournament_hand_end(live, tx, step, stacks, summary, fam.dealer)
         step.announcements.extend(await bust_notices(tx, live, stacks))
-        for seat in sorted(end.newly_away):
+        for seat in sorted(end.newly_away if live.tournament_id is None else ()):
             info = live.seats.get(seat)
             if info is not None and not info.away:
                 await tx.update_seat(live.id, info.user_id, away=True)
@@ -511,7 +526,7 @@ class TableService(
         if step.closed:
             return
         live.deadline = None
-        if end.pause_reason is not None:
+        if end.pause_reason is not None and live.tournament_id is None:
             live.status = "paused"
             live.pending = None
             step.announcements.append(f"Table paused: {end.pause_reason}")
@@ -557,7 +572,8 @@ class TableService(
             live.status = "open"
             live.pending = None
             live.deadline = None
-            step.announcements.append(f"Waiting for players: {reason}.")
+            if live.tournament_id is None:  # a tournament's director moves players here
+                step.announcements.append(f"Waiting for players: {reason}.")
 
     def _check_prediction(self, live: LiveTable, step: Step, balances: Mapping[int, int]) -> bool:
         """After a commit scheduled on predicted balances: take the real ones; whether the
@@ -641,7 +657,11 @@ class TableService(
             do,
             prepare=prepare,
             version=version,
-            want=lambda live: self._committed_private(live, user_id),
+            want=lambda live: (
+                self._committed_private(live, user_id)
+                if live.seat_of(user_id) is not None
+                else self._gone_view(live, user_id, holder["action"].seat)
+            ),
         )
         assert isinstance(view, PrivateView)
         return view

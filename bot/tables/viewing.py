@@ -18,7 +18,7 @@ from bot.store import Store
 from bot.tables.errors import NotSeated
 from bot.tables.live import LiveTable, Step
 from bot.tables.pace import CALL, pace_rules
-from bot.tables.views import PrivateView, Published, SeatView, TableView
+from bot.tables.views import PrivateView, Published, SeatView, TableView, TournamentBanner
 
 
 def _commitment(live: LiveTable) -> dict[str, Any]:
@@ -149,6 +149,7 @@ class TableViewing:
             bank_user=run.user_id if run is not None and run.user_id in to_act_users else None,
             turn_keys=tuple(sorted((u, k) for u, k in pace.turns.items() if u in to_act_users)),
             next_stakes=tuple(sorted(pace.stakes.items())),
+            tournament=_banner(live),
         )
 
     def _private_view(self, live: LiveTable, user_id: int) -> PrivateView:
@@ -207,6 +208,28 @@ class TableViewing:
             sit_out_hands=pace.sit_out_hands,
             bank=bank,
             bank_on=run is not None and run.user_id == user_id,
+        )
+
+    def _gone_view(self, live: LiveTable, user_id: int, seat: int) -> PrivateView:
+        """The view of a player whose action ended the hand that took their last chip at a
+        tournament's table (their seat is freed at its end): their cards as the seat showed
+        them, nothing left to do."""
+        cards = live.family.seat_cards(seat)
+        return PrivateView(
+            table_id=live.id,
+            user_id=user_id,
+            seat=seat,
+            game=live.family.game,
+            version=live.version,
+            cards=cards.cards,
+            down_cards=cards.down,
+            up_cards=cards.up,
+            hand_name=cards.hand_name,
+            strength=None,
+            options=(),
+            deadline=None,
+            chosen=None,
+            title=self._game_title(live),
         )
 
     @staticmethod
@@ -336,3 +359,8 @@ class TableViewing:
             async with self.store.transaction() as tx:
                 await tx.update_seat(table_id, user_id, dm_ok=ok)
             info.dm_ok = ok
+
+
+def _banner(live: LiveTable) -> TournamentBanner | None:
+    raw = live.tournament.get("banner") if live.tournament_id is not None else None
+    return None if not raw else TournamentBanner.from_json(raw)

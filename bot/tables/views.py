@@ -52,6 +52,38 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentBanner:
+    """What a tournament table's message shows of its tournament (its director sets it:
+    bot/tables/tournament.py), the next change as a time a Discord timestamp counts down
+    to, never a message edited on a timer."""
+
+    tournament_id: int
+    number: int
+    """The tournament's number in its league (#3)."""
+    table: int
+    """This table's number in the tournament (table 1 is the final table)."""
+    level: int
+    stakes: str
+    """The level's stakes in words ("blinds 25/50, big-blind ante 50")."""
+    next_change: int | None = None
+    next_what: str = ""
+    """What comes at ``next_change`` ("level 4", "a 10-minute break")."""
+    state: str = "playing"
+    """``playing``, ``break``, ``paused`` (by the director) or ``over``."""
+    players_left: int = 0
+    tables_left: int = 0
+    title: str = ""
+    """The tournament's game and name ("Hold'em tournament #3")."""
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> TournamentBanner:
+        return cls(**{k: raw[k] for k in cls.__slots__ if k in raw})  # type: ignore[attr-defined]
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     table_id: int
     guild_id: int
@@ -92,6 +124,8 @@ class TableView:
     """(user id, turn key) of each player to act: the key names one turn (turn pings)."""
     next_stakes: tuple[tuple[str, int], ...] = ()
     """Stakes the host set for the next hand (``/table stakes``), not yet in force."""
+    tournament: TournamentBanner | None = None
+    """A tournament's table: its level, stakes and next change (None: a cash table)."""
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

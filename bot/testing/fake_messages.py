@@ -37,6 +37,7 @@ from bot.testing.fake_rules import (
     check_modal,
     check_post,
     check_read,
+    check_thread,
     invalid_form,
 )
 
@@ -63,6 +64,7 @@ class FakeMessages(FakeRest):
             ("PATCH", rf"/channels/{snow}/messages/{snow}", self._edit_message, True),
             ("DELETE", rf"/channels/{snow}/messages/{snow}", self._delete_message, True),
             ("POST", rf"/channels/{snow}/typing", self._typing, True),
+            ("POST", rf"/channels/{snow}/threads", self._start_thread, True),
         ]
 
     # ------------------------------------------------------------------ REST: messages
@@ -89,6 +91,7 @@ class FakeMessages(FakeRest):
             embeds=bool(body.get("embeds")),
             files=files,
             reply=body.get("message_reference") is not None,
+            thread=channel.is_thread,
         )
 
     def _validate_message(self, body: JSON, *, creating: bool, files: int) -> None:
@@ -230,6 +233,22 @@ class FakeMessages(FakeRest):
         if not self.bot_permissions(channel) & VIEW_CHANNEL:
             raise ApiError(403, 50001, "Missing Access")
         return json_response(200, channel.payload())
+
+    async def _start_thread(self, request: web.Request, cid: str) -> web.Response:
+        """Start Thread without Message (a public thread of a text channel)."""
+        parent = self._channel(cid)
+        body, _ = await self._read_body(request)
+        guild = parent.guild
+        active = 0 if guild is None else len(guild.threads)
+        check_thread(body, parent, self.bot_permissions(parent), active)
+        assert guild is not None
+        thread = self.add_thread(
+            parent,
+            str(body["name"]).strip(),
+            owner=self.bot_user,
+            auto_archive_duration=int(body.get("auto_archive_duration", 4320)),
+        )
+        return json_response(201, thread.payload())
 
     async def _typing(self, request: web.Request, cid: str) -> web.Response:
         self._channel(cid)

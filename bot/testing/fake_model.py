@@ -29,9 +29,15 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MANAGE_GUILD = 1 << 5
 USE_APPLICATION_COMMANDS = 1 << 31
+# developers/topics/permissions.mdx: "CREATE_PUBLIC_THREADS 1 << 35: Allows for creating
+# public and announcement threads"; "SEND_MESSAGES_IN_THREADS 1 << 38: Allows for sending
+# messages in threads" (SEND_MESSAGES "does not allow sending messages in threads").
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 
-#: What @everyone may do in a fresh fake guild: talk, read, use commands.
+#: What @everyone may do in a fresh fake guild: talk, read, use commands, and (as in a new
+#: Discord server, whose @everyone may) open public threads and talk in them.
 DEFAULT_EVERYONE = (
     VIEW_CHANNEL
     | SEND_MESSAGES
@@ -40,6 +46,8 @@ DEFAULT_EVERYONE = (
     | ATTACH_FILES
     | READ_MESSAGE_HISTORY
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 #: What the bot's own managed role grants unless a test says otherwise.
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE | MANAGE_MESSAGES
@@ -167,7 +175,8 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or a DM channel (type 1, ``recipient`` set)."""
+    """A guild text channel (type 0), a DM channel (type 1, ``recipient`` set) or a public
+    thread of a text channel (type 11, ``parent`` set: it takes its parent's permissions)."""
 
     id: int
     name: str
@@ -177,16 +186,47 @@ class FakeChannel:
     #: Member permission overwrites: user id -> (allow, deny) bits (``set_bot_permissions``).
     overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
     deleted: bool = False
+    parent: FakeChannel | None = None
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    created: str = ""
 
     @property
     def is_dm(self) -> bool:
         return self.guild is None
 
     @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
+
+    @property
     def type(self) -> int:
-        return 1 if self.is_dm else 0
+        return 1 if self.is_dm else 11 if self.is_thread else 0
 
     def payload(self) -> JSON:
+        if self.parent is not None and self.guild is not None:
+            # developers/resources/channel.mdx, "Channel Object" / "Thread Metadata Object"
+            return {
+                "id": str(self.id),
+                "type": 11,
+                "guild_id": str(self.guild.id),
+                "name": self.name,
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id or 0),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.created,
+                    "locked": False,
+                    "create_timestamp": self.created,
+                },
+            }
         if self.guild is None:
             assert self.recipient is not None
             return {
@@ -228,6 +268,8 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     channels: list[FakeChannel] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    threads: list[FakeChannel] = field(default_factory=list)
+    """The guild's active threads (``POST /channels/{id}/threads``)."""
 
     def member(self, user: FakeUser | int) -> FakeMember | None:
         uid = user if isinstance(user, int) else user.id
@@ -277,7 +319,7 @@ class FakeGuild:
             "voice_states": [],
             "members": [m.payload() for m in self.members.values()],
             "channels": [c.payload() for c in self.channels],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],

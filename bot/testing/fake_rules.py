@@ -18,9 +18,11 @@ from bot.testing.fake_model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     FakeChannel,
     FakeMember,
@@ -296,6 +298,10 @@ def bot_permissions(channel: FakeChannel, member: FakeMember | None) -> int:
     "Permission Overwrites" (administrator overrides every overwrite)."""
     if channel.guild is None:
         return ALL_PERMISSIONS
+    if channel.parent is not None:
+        # a thread has no overwrites of its own: its parent channel's permissions apply
+        # (developers/topics/threads.mdx, "Permissions")
+        return bot_permissions(channel.parent, member)
     base = member.permissions if member is not None else 0
     if base & ADMINISTRATOR:
         return ALL_PERMISSIONS
@@ -306,12 +312,15 @@ def bot_permissions(channel: FakeChannel, member: FakeMember | None) -> int:
     return value
 
 
-def check_post(perms: int, *, embeds: bool, files: int, reply: bool = False) -> None:
-    """Create Message (message.mdx): View Channel (else 50001), Send Messages, Embed Links
-    for embeds, Attach Files for files, Read Message History for a reply (else 50013)."""
+def check_post(
+    perms: int, *, embeds: bool, files: int, reply: bool = False, thread: bool = False
+) -> None:
+    """Create Message (message.mdx): View Channel (else 50001), Send Messages (in a thread:
+    Send Messages in Threads, permissions.mdx), Embed Links for embeds, Attach Files for
+    files, Read Message History for a reply (else 50013)."""
     if not perms & VIEW_CHANNEL:
         raise missing_access()
-    needed = SEND_MESSAGES
+    needed = SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES
     if embeds:
         needed |= EMBED_LINKS
     if files:
@@ -338,3 +347,48 @@ def check_read(perms: int) -> None:
         raise missing_access()
     if not perms & READ_MESSAGE_HISTORY:
         raise missing_permissions()
+
+
+# ---------------------------------------------------------------------------- threads
+
+# developers/resources/channel.mdx, "Start Thread without Message": POST
+# /channels/{channel.id}/threads, "Creates a new thread that is not connected to an
+# existing message ... Fires a Thread Create Gateway event"; JSON params "name: 1-100
+# character channel name", "auto_archive_duration: the thread will stop showing in the
+# channel list after auto_archive_duration minutes of inactivity, can be set to: 60, 1440,
+# 4320, 10080", "type: the type of thread to create" (11 public, 12 private),
+# "rate_limit_per_user: ... 0-21600". A public thread needs Create Public Threads in the
+# parent (permissions.mdx); threads are made in text channels (type 0) only here, else
+# 50024 "Cannot execute action on this channel type". opcodes-and-status-codes.mdx:
+# "160006 Maximum number of active threads reached" (topics/threads.mdx: a guild has at
+# most 1,000 active threads).
+THREAD_NAME = (1, 100)
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+MAX_ACTIVE_THREADS = 1000
+MAX_SLOWMODE = 21600
+
+
+def check_thread(body: Mapping[str, Any], parent: FakeChannel, perms: int, active: int) -> None:
+    """What Start Thread without Message refuses (see the comment above)."""
+    if not perms & VIEW_CHANNEL:
+        raise missing_access()
+    if parent.guild is None or parent.parent is not None:
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    name = body.get("name")
+    if not isinstance(name, str) or not THREAD_NAME[0] <= len(name.strip()) <= THREAD_NAME[1]:
+        raise invalid_form("name: must be between 1 and 100 in length")
+    duration = body.get("auto_archive_duration", 4320)
+    if duration not in ARCHIVE_DURATIONS:
+        raise invalid_form(f"auto_archive_duration: must be one of {ARCHIVE_DURATIONS}")
+    kind = body.get("type", 12)
+    if kind not in (11, 12):
+        raise invalid_form("type: a thread without a message is of type 11 or 12")
+    slow = body.get("rate_limit_per_user")
+    if slow is not None and (type(slow) is not int or not 0 <= slow <= MAX_SLOWMODE):
+        raise invalid_form(f"rate_limit_per_user: from 0 to {MAX_SLOWMODE}")
+    if kind == 11 and not perms & CREATE_PUBLIC_THREADS:
+        raise missing_permissions()
+    if kind == 12:
+        raise ApiError(400, 50024, "Cannot execute action on this channel type")
+    if active >= MAX_ACTIVE_THREADS:
+        raise ApiError(400, 160006, "Maximum number of active threads reached")

@@ -32,6 +32,7 @@ from bot.testing.fake_model import (
     MessageView,
     Snowflakes,
     StoredAttachment,
+    iso_now,
 )
 from bot.testing.fake_records import Fault, InteractionRecord, RequestRecord
 from bot.testing.fake_rules import bot_permissions, notified_users
@@ -180,6 +181,37 @@ class FakeWorld(GatewayServer):
         self.channels[channel.id] = channel
         self._dispatch_guild(guild, "CHANNEL_CREATE", channel.payload())
         return channel
+
+    def add_thread(
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> FakeChannel:
+        """A public thread of ``parent`` (sent as THREAD_CREATE, as Discord does)."""
+        guild = parent.guild
+        if guild is None:
+            raise FakeDiscordError("a DM channel has no threads")
+        thread = FakeChannel(
+            self._ids.next(),
+            name,
+            guild=guild,
+            parent=parent,
+            owner_id=(owner or self.bot_user).id,
+            auto_archive_duration=auto_archive_duration,
+            created=iso_now(self.now()),
+        )
+        guild.threads.append(thread)
+        self.channels[thread.id] = thread
+        self._dispatch_guild(guild, "THREAD_CREATE", thread.payload() | {"newly_created": True})
+        return thread
+
+    def threads(self, parent: FakeChannel) -> list[FakeChannel]:
+        """The threads of ``parent``, oldest first."""
+        guild = parent.guild
+        return [] if guild is None else [t for t in guild.threads if t.parent is parent]
 
     def add_member(
         self,

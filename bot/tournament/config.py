@@ -31,12 +31,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+import bot.games as registry
 from bot.tournament.clock import add_on_break
 from bot.tournament.errors import ConfigError
 from bot.tournament.payouts import PAYOUT_METHODS, PayoutMethod
 from bot.tournament.structure import Break, Kind, Structure, game_kind
 
-MAX_SEATS: Final = {"holdem": 9, "omaha": 9, "stud": 8, "stud8": 8, "razz": 8, "horse": 8}
 MAX_PLAYERS: Final = 1000
 MAX_STACK: Final = 10**9
 MAX_PRICE: Final = 10**12
@@ -90,7 +90,7 @@ class TournamentConfig:
         _range("buy_in", self.buy_in, 0, MAX_PRICE)
         _range("starting_stack", self.starting_stack, 1, MAX_STACK)
         _range("max_players", self.max_players, 2, MAX_PLAYERS)
-        _range("seats_per_table", self.seats, 2, MAX_SEATS[self.game])
+        _range("seats_per_table", self.seats, 2, max_seats(self.game))
         _range("bounty", self.bounty, 0, MAX_PRICE)
         _range("rebuy_decision_seconds", self.rebuy_decision_seconds, 10, 3600)
         if self.payouts not in PAYOUT_METHODS:
@@ -137,7 +137,9 @@ class TournamentConfig:
     @property
     def seats(self) -> int:
         """Seats per table (the game's most when not given)."""
-        return self.seats_per_table if self.seats_per_table is not None else MAX_SEATS[self.game]
+        if self.seats_per_table is not None:
+            return self.seats_per_table
+        return max_seats(self.game)
 
     @property
     def rebuy_level(self) -> int:
@@ -164,6 +166,15 @@ class TournamentConfig:
     @property
     def add_on_stack(self) -> int:
         return self.starting_stack if self.add_on_chips is None else self.add_on_chips
+
+
+def max_seats(game: str) -> int:
+    """The most seats at a table of tournament game ``game`` (its family's, bot/games.py).
+
+    >>> max_seats("holdem"), max_seats("stud8"), max_seats("horse")
+    (9, 8, 8)
+    """
+    return registry.tournament_game(game).seats
 
 
 def _range(name: str, value: int, low: int, high: int) -> None:

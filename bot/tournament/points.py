@@ -18,6 +18,13 @@ chooses the formula:
 ``prize``
     "Prize money": the prize won in league chips (bounties not counted).
 
+Only a tournament of at least :data:`MIN_PLAYERS` (4) players scores points, whatever the
+formula: PokerStars Home Games counts only tournaments with at least four players toward a
+club's standings (https://www.pokerstars.com/help/articles/hg-standings-statistics/214840/);
+the formula itself is PokerStars' leader-board one
+(https://www.pokerstars.com/poker/tournaments/leader-board/explained/). A smaller one is
+still played, paid and listed in ``/tournament show``; its finishers score nothing.
+
 A **shared place** (3rd-4th) scores the average of the places it covers. A player with
 several entries (re-entries) scores once, by their best finish, with *n* counting every
 entry. **Standings** add each player's points over the season; with ``points_best_of: N``
@@ -39,6 +46,17 @@ from bot.tournament.places import Finish
 PointsFormula = Literal["pokerstars", "fixed", "prize"]
 POINTS_FORMULAS: Final[tuple[PointsFormula, ...]] = ("pokerstars", "fixed", "prize")
 DEFAULT_FIXED: Final[tuple[int, ...]] = (10, 7, 5, 4, 3, 2, 1)
+MIN_PLAYERS: Final = 4
+"""The fewest players a tournament needs to score points (PokerStars Home Games' rule)."""
+
+
+def scores_points(players: int) -> bool:
+    """Whether a tournament of ``players`` players (people, not entries) scores points.
+
+    >>> scores_points(3), scores_points(4)
+    (False, True)
+    """
+    return players >= MIN_PLAYERS
 
 
 def hundredths(value: float | Fraction) -> int:

@@ -118,7 +118,7 @@ def preset(name: PresetName, kind: Kind, starting_stack: int) -> Structure:
             steps.append(Level.blinds(sb, 2 * sb, seconds, ante=ante, bb_ante=ante > 0))
         else:
             small = 2 * sb
-            ante = small // 5 if kind in ("stud", "horse") else 0
+            ante = small // 5 if kind in ("stud", "mixed") else 0
             steps.append(Level.limits(kind, small, 2 * small, seconds, ante=ante))
         if number % spec.break_every == 0 and number < LEVELS:
             steps.append(Break(spec.break_minutes * 60))

@@ -15,10 +15,15 @@ A structure is a sequence of steps, each a :class:`Level` or a :class:`Break`, f
 ``stud``
     Seven-card Stud, Stud Hi-Lo and Razz: limits, the ante, and the bring-in (half the small
     bet unless the level says otherwise; always less than the small bet, rules §4.2).
-``horse``
-    HORSE: one set of stakes for all five games as at a cash table (rules §9.3): limits with
-    the big bet twice the small bet, the flop games' blinds half the small bet and the small
-    bet, the stud games' bring-in half the small bet and the level's ante (stud games only).
+``mixed``
+    HORSE (a mixed table): one set of stakes for all five games as at a cash table (rules
+    §9.3): limits with the big bet twice the small bet, the flop games' blinds half the small
+    bet and the small bet, the stud games' bring-in half the small bet and the level's ante
+    (stud games only).
+
+A tournament game's kind follows from the registry of games (``bot/games.py``,
+:data:`~bot.games.TOURNAMENT_GAMES`): a flop game's by its betting, a stud game's is
+``stud``, a mixed game's ``mixed``; the games themselves are named only there.
 
 The compact ``levels`` text, as ``/tournament create levels:`` takes it (the issue's example
 ``10/20 15m, 15/30 15m, break 5m, 25/50/5 15m``): entries separated by commas (or
@@ -43,16 +48,15 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+import bot.games as registry
 from bot.tournament.errors import NOTHING_CHANGED, ConfigError, StructureError
 
-Kind = Literal["blinds", "limit", "stud", "horse"]
-KINDS: Final[tuple[Kind, ...]] = ("blinds", "limit", "stud", "horse")
+Kind = Literal["blinds", "limit", "stud", "mixed"]
+KINDS: Final[tuple[Kind, ...]] = ("blinds", "limit", "stud", "mixed")
 
-#: The games a tournament deals (issue 20 item 1), each with the betting it allows.
-TOURNAMENT_GAMES: Final = ("holdem", "omaha", "stud", "stud8", "razz", "horse")
-BETTINGS: Final = ("no-limit", "pot-limit", "fixed-limit")
-#: The betting a flop game plays when ``betting`` is not given, as at a cash table.
-DEFAULT_BETTING: Final = {"holdem": "no-limit", "omaha": "pot-limit"}
+#: The games a tournament deals (issue 20 item 1), as the registry of games lists them.
+TOURNAMENT_GAMES: Final = registry.tournament_keys()
+BETTINGS: Final = registry.BETTINGS
 
 MAX_STEPS: Final = 100
 MAX_CHIPS: Final = 10**12
@@ -66,24 +70,29 @@ def game_kind(game: str, betting: str | None = None) -> Kind:
     >>> game_kind("holdem"), game_kind("omaha", "fixed-limit"), game_kind("razz")
     ('blinds', 'limit', 'stud')
     >>> game_kind("horse")
-    'horse'
+    'mixed'
     >>> game_kind("stud", "no-limit")
     Traceback (most recent call last):
     ...
-    bot.tournament.errors.ConfigError: betting: stud is fixed-limit; give betting only for holdem or omaha. Nothing changed.
+    bot.tournament.errors.ConfigError: betting: stud is fixed-limit; give betting only for holdem and omaha. Nothing changed.
     """  # noqa: E501
-    if game not in TOURNAMENT_GAMES:
-        raise ConfigError("game", f"choose one of {', '.join(TOURNAMENT_GAMES)}, not {game!r}.")
-    if game in DEFAULT_BETTING:
-        chosen = betting or DEFAULT_BETTING[game]
-        if chosen not in BETTINGS:
-            raise ConfigError("betting", f"choose one of {', '.join(BETTINGS)}, not {chosen!r}.")
+    try:
+        found = registry.tournament_game(game)
+    except KeyError:
+        raise ConfigError(
+            "game", f"choose one of {', '.join(TOURNAMENT_GAMES)}, not {game!r}."
+        ) from None
+    if found.bettings:
+        chosen = betting or found.default_betting
+        if chosen not in found.bettings:
+            raise ConfigError(
+                "betting", f"choose one of {', '.join(found.bettings)}, not {chosen!r}."
+            )
         return "limit" if chosen == "fixed-limit" else "blinds"
     if betting is not None and betting != "fixed-limit":
-        raise ConfigError(
-            "betting", f"{game} is fixed-limit; give betting only for holdem or omaha."
-        )
-    return "horse" if game == "horse" else "stud"
+        flop = registry.in_words([t.key for t in registry.tournament_games() if t.bettings])
+        raise ConfigError("betting", f"{game} is fixed-limit; give betting only for {flop}.")
+    return "mixed" if found.family == "mixed" else "stud"
 
 
 def default_bring_in(small_bet: int) -> int:
@@ -140,12 +149,12 @@ class Level:
     ) -> Level:
         """A level of a limit kind, its blinds (and stud bring-in) derived from the limits.
 
-        >>> Level.limits("horse", 20, 40, 900, ante=4)
+        >>> Level.limits("mixed", 20, 40, 900, ante=4)
         Level(seconds=900, small_blind=10, big_blind=20, ante=4, bb_ante=False, small_bet=20, big_bet=40, bring_in=10)
         """  # noqa: E501
-        blinds = (small_bet // 2, small_bet) if kind in ("limit", "horse") else (0, 0)
+        blinds = (small_bet // 2, small_bet) if kind in ("limit", "mixed") else (0, 0)
         if bring_in is None:
-            bring_in = default_bring_in(small_bet) if kind in ("stud", "horse") else 0
+            bring_in = default_bring_in(small_bet) if kind in ("stud", "mixed") else 0
         return cls(seconds, *blinds, ante, bb_ante, small_bet, big_bet, bring_in)
 
     def stake(self, kind: Kind) -> int:
@@ -242,12 +251,12 @@ def _level_problem(kind: Kind, lv: Level) -> str | None:
         return "the small bet is at least 2"
     if lv.big_bet < lv.small_bet:
         return f"the big bet ({lv.big_bet}) is less than the small bet ({lv.small_bet})"
-    if kind == "horse" and lv.big_bet != 2 * lv.small_bet:
+    if kind == "mixed" and lv.big_bet != 2 * lv.small_bet:
         return (
             f"in HORSE the big bet is twice the small bet (rules §9.3): write "
             f"{lv.small_bet}/{2 * lv.small_bet}"
         )
-    if kind in ("stud", "horse"):
+    if kind in ("stud", "mixed"):
         if lv.bb_ante:
             return "stud games have no big-blind ante; write the ante as a number"
         if not 1 <= lv.bring_in < lv.small_bet:
@@ -342,7 +351,7 @@ _EXAMPLE: Final[dict[Kind, str]] = {
     "blinds": "25/50 15m (or 25/50/5, 25/50/bb50)",
     "limit": "20/40 15m (the limits; or 20/40/bb20)",
     "stud": "20/40/4 15m (limits and ante; or 20/40/4/bi5)",
-    "horse": "20/40/4 15m (limits and the stud ante)",
+    "mixed": "20/40/4 15m (limits and the stud ante)",
 }
 
 

@@ -25,7 +25,6 @@ from bot.tournament.structure import (
     render_levels,
 )
 
-MIXED_SMALL_BET_CAP = 1_000_000  # bot/tables/mixed.py MixedFamily.parse
 ISSUE_EXAMPLE = "10/20 15m, 15/30 15m, break 5m, 25/50/5 15m"
 
 
@@ -63,10 +62,10 @@ def test_stud_levels_have_an_ante_and_a_bring_in_of_half_the_small_bet_unless_wr
 
 
 def test_horse_levels_are_one_set_of_stakes_with_the_big_bet_twice_the_small_bet() -> None:
-    lv = parse_levels("20/40/4 15m", "horse").level(1)
-    assert lv.table_stakes("horse") == {"small_bet": 20, "ante": 4}
+    lv = parse_levels("20/40/4 15m", "mixed").level(1)
+    assert lv.table_stakes("mixed") == {"small_bet": 20, "ante": 4}
     with pytest.raises(StructureError, match=r"twice the small bet.*write 20/40"):
-        parse_levels("20/30 15m", "horse")
+        parse_levels("20/30 15m", "mixed")
 
 
 def test_a_level_without_a_length_lasts_as_long_as_the_level_before() -> None:
@@ -153,7 +152,7 @@ def structures(draw: st.DrawFn) -> Structure:
             bring_in = draw(st.integers(1, stake - 1))
             big = stake + draw(st.integers(0, stake))
             steps.append(Level.limits(kind, stake, big, seconds, ante=ante, bring_in=bring_in))
-        elif kind == "horse":
+        elif kind == "mixed":
             steps.append(Level.limits(kind, stake, 2 * stake, seconds, ante=ante))
         else:
             big = stake + draw(st.integers(0, stake))
@@ -172,7 +171,7 @@ def test_game_kinds_of_the_tournament_games() -> None:
     kinds = {g: game_kind(g) for g in TOURNAMENT_GAMES}
     assert kinds == {
         "holdem": "blinds", "omaha": "blinds", "stud": "stud", "stud8": "stud",
-        "razz": "stud", "horse": "horse",
+        "razz": "stud", "horse": "mixed",
     }  # fmt: skip
     assert game_kind("holdem", "fixed-limit") == "limit"
     assert game_kind("omaha", "pot-limit") == "blinds"
@@ -218,7 +217,7 @@ def test_every_preset_rises_every_level_and_has_a_break_each_hour(name: str, kin
     breaks = [s.level_at_step(i) for i, step in enumerate(s.steps) if isinstance(step, Break)]
     assert breaks == list(range(spec.break_every, LEVELS, spec.break_every))
     assert spec.minutes * spec.break_every == 60
-    if kind in ("stud", "horse"):
+    if kind in ("stud", "mixed"):
         assert all(lv.ante == lv.small_bet // 5 for lv in s.levels)
     if kind == "limit":
         assert not any(lv.ante for lv in s.levels)
@@ -242,14 +241,18 @@ def _family_options(game: str, kind: Kind, level: Level) -> tuple[str, dict[str,
 def test_every_preset_level_is_a_table_the_real_families_accept(
     game: str, betting: str | None, stack: int
 ) -> None:
-    """A level's ``table_stakes`` are options the table families validate and deal with.
-    (The mixed table takes a small bet of at most 1,000,000: HORSE levels above that wait
-    for the integration to lift its cap, noted in the tcore report.)"""
+    """A level's ``table_stakes`` are options the table families validate and deal with,
+    both as a table's first stakes and as a level change of a table already dealing
+    (``GameFamily.with_stakes``, how a tournament's table moves up: the mixed table's small
+    bet is no longer capped at the /horse command's 1,000,000)."""
     kind = game_kind(game, betting)
     for name in PRESETS:
-        for level in preset(name, kind, stack).levels:
-            if kind == "horse" and level.small_bet > MIXED_SMALL_BET_CAP:
-                continue
+        levels = preset(name, kind, stack).levels
+        key, options = _family_options(game, kind, levels[0])
+        table = make_family(key, options)
+        for level in levels:
             key, options = _family_options(game, kind, level)
             family = make_family(key, options)
             assert family is not None
+            table = table.with_stakes(level.table_stakes(kind))
+            assert table.rules_json == family.rules_json

@@ -4,9 +4,9 @@
 -- (so the pot is empty again and the hand's result counts it): two ways through the pot,
 -- both of kind 'seven_deuce', so the ledger says what was paid and why.
 --
--- SQLite cannot change a CHECK in place: the ledger is rebuilt as in 0005, its rows and
--- ids kept (nothing refers to its rows; dropping it removes them without running the
--- no-delete trigger, which is created again below).
+-- SQLite cannot change a CHECK in place: the ledger is rebuilt as in 0005 and 0009 (whose
+-- tournament kinds it keeps), its rows and ids kept (nothing refers to its rows; dropping
+-- it removes them without running the no-delete trigger, which is created again below).
 CREATE TABLE ledger_copy AS SELECT * FROM ledger;
 
 DROP TABLE ledger;
@@ -21,7 +21,9 @@ CREATE TABLE ledger (
     kind          TEXT NOT NULL CHECK (kind IN (
                       'start', 'grant', 'take', 'rebuy', 'ante', 'bring_in', 'blind', 'bet',
                       'match', 'award', 'refund', 'void', 'season_end', 'settle',
-                      'seven_deuce')),
+                      'tournament_buy_in', 'tournament_bounty', 'tournament_rebuy',
+                      'tournament_add_on', 'prize', 'bounty', 'tournament_refund',
+                      'tournament_chips', 'tournament_chips_back', 'seven_deuce')),
     table_id      INTEGER REFERENCES tables (id),
     hand_id       INTEGER REFERENCES hands (id),
     actor_id      INTEGER,

@@ -1,2 +1,0 @@
--- 0009: a PLACEHOLDER, reserved for the tournaments branch's migration (the runner refuses a
--- gap in the numbering). It changes nothing; the tournaments' migration replaces it.
