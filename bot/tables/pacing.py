@@ -22,7 +22,7 @@ from bot.engine.errors import IllegalAction, InvalidConfig, NotYourTurn
 from bot.render.text import format_chips, game_title
 from bot.store import Tx
 from bot.tables.errors import NotSeated, StaleAction
-from bot.tables.games import GameFamily, load_family
+from bot.tables.games import GameFamily
 from bot.tables.live import RECENT, LiveTable, SeatInfo, Step
 from bot.tables.pace import CALL, CHECK, CHECK_FOLD, GUTS_GAMES, LABELS, Advance
 from bot.tables.tournament import refuse_at_tournament_table
@@ -82,8 +82,7 @@ def restake(game: str, family: GameFamily, stakes: Mapping[str, int]) -> GameFam
             f"this {game_title(game, family.describe_rules())} table has no such stake;"
             f" its stakes are {', '.join(mine)}",
         )
-    rules.update(stakes)
-    return load_family(game, rules, family.session_json())
+    return family.with_stakes(stakes)  # as a tournament's level changes them
 
 
 class TablePace:
