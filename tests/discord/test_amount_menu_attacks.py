@@ -13,6 +13,7 @@ import pytest
 
 from bot.tables.views import TableView
 from bot.testing import FakeDiscordError, FakeMessage, FakeUser
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import assert_all_acknowledged, eventually, footer_state, table_bot
 from tests.discord.test_flop_games import (
@@ -23,7 +24,6 @@ from tests.discord.test_flop_games import (
     wallets_match_the_table,
 )
 from tests.discord.test_razz_table import enabled, short_stack
-from tests.tables.conftest import VirtualClock
 
 
 def seat_put(view: TableView, user_id: int) -> int:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 
 from bot.tables.service import TableService
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, table_bot
 from tests.discord.test_guts_games import open_and_fill
-from tests.tables.conftest import VirtualClock
 
 
 async def _one_game_without_dave(service: TableService, world: World, tid: int) -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import time
 
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, hand_dm, table_bot
 from tests.discord.test_guts_games import open_and_fill, window_open
-from tests.tables.conftest import VirtualClock
 
 
 async def test_chips_take_refuses_to_take_a_seated_players_chips_in_play(world: World) -> None:

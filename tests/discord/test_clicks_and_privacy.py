@@ -8,6 +8,7 @@ import asyncio
 import discord
 
 from bot.engine.cards import Card
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.privacy import PrivacyRecorder, assert_private, privacy_leaks
 from tests.discord.tablebot import (
@@ -19,7 +20,6 @@ from tests.discord.tablebot import (
     table_bot,
 )
 from tests.discord.test_guts_games import open_and_fill, window_open
-from tests.tables.conftest import VirtualClock
 
 
 async def _ephemeral_reason(record_coro: object) -> str:

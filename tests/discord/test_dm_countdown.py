@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 from bot.testing import FakeUser
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import cog, eventually, field, hand_dm, table_bot
 from tests.discord.test_razz_table import open_razz, start_razz
-from tests.tables.conftest import VirtualClock
 
 
 def now_note(world: World, user: FakeUser) -> str:

@@ -13,6 +13,7 @@ import time
 
 from bot.app import HomeGameBot
 from bot.testing import FakeMessage, FakeUser
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.privacy import PrivacyRecorder, assert_private
 from tests.discord.tablebot import (
@@ -23,7 +24,6 @@ from tests.discord.tablebot import (
     table_bot,
 )
 from tests.discord.test_razz_table import enabled, short_stack
-from tests.tables.conftest import VirtualClock
 
 SHORT = 300
 """Carol's chips in the Hold'em hand: she goes all in before the flop."""

@@ -20,6 +20,7 @@ from bot.app import HomeGameBot
 from bot.tables.service import TableService
 from bot.tables.views import TableView
 from bot.testing import FakeMessage, FakeUser
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import (
     assert_all_acknowledged,
@@ -28,7 +29,6 @@ from tests.discord.tablebot import (
     footer_state,
     table_bot,
 )
-from tests.tables.conftest import VirtualClock
 
 STAKES = {"small_bet": 4}
 """Razz 4/8 with a bring-in of 2 and no ante; Zoot and Wheelers ante 4."""

@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.testing import DEFAULT_BOT_PERMISSIONS
+from bot.testing.clock import VirtualClock
 from bot.testing.fake_events import ACTIVE, COMPLETED, CREATE_EVENTS, EXTERNAL, GUILD_ONLY
 from tests.discord.conftest import World
 from tests.discord.nightbot import answer, night_bot, refused
 from tests.discord.tablebot import eventually
-from tests.tables.conftest import VirtualClock
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.app import HomeGameBot
 from bot.testing import FakeMessage, FakeUser
+from bot.testing.clock import VirtualClock
 from cogs._pace import PING_MARK
 from tests.discord.conftest import World
 from tests.discord.tablebot import (
@@ -25,7 +26,6 @@ from tests.discord.tablebot import (
     pings,
     table_bot,
 )
-from tests.tables.conftest import VirtualClock
 
 TO_ACT = re.compile(r"To act: <@(\d+)>(.*)")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import time
 
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import eventually, hand_dm, table_bot
 from tests.discord.test_guts_games import choose_all, open_and_fill, window_open
-from tests.tables.conftest import VirtualClock
 
 AUTOSTART = 1.5
 

@@ -13,10 +13,10 @@ import asyncio
 import pytest
 
 from bench.requests import HUMAN_PACE, TARGETS, measure
+from bot.testing.clock import VirtualClock
 from bot.testing.fake_discord import RequestRecord
 from bot.testing.request_count import counts_against_global_limit
 from cogs._coalesce import Coalescer
-from tests.tables.conftest import VirtualClock
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 
 from bot.engine.errors import HomeGameError
 from bot.render.text import format_chips
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
 from tests.discord.tablebot import assert_all_acknowledged, eventually, footer_state, table_bot
 from tests.discord.test_amount_menu_attacks import unchanged
@@ -23,7 +24,6 @@ from tests.discord.test_flop_games import (
     type_amount,
     wallets_match_the_table,
 )
-from tests.tables.conftest import VirtualClock
 
 AS_PEOPLE_TYPE_THEM = {
     "1500": 1500,

@@ -12,8 +12,8 @@ from typing import Any
 from bot.app import HomeGameBot
 from bot.engine.errors import HomeGameError
 from bot.testing import FakeMessage, FakeUser
+from bot.testing.clock import VirtualClock
 from tests.discord.conftest import World
-from tests.tables.conftest import VirtualClock
 
 EXTRA = ("frank", "gina", "hank", "ivy", "jack", "kate", "liam")
 HAND_SECONDS = 40.0

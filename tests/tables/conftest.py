@@ -12,6 +12,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import Published, TableService
+from bot.testing.clock import VirtualClock as VirtualClock  # the tests import it here too
 
 GUILD = 2001
 ALICE, BOB, CAROL = 21, 22, 23
@@ -79,42 +80,6 @@ async def service(store: Store, clock: Clock, recorder: Recorder) -> AsyncIterat
     await svc.start_service()
     yield svc
     await svc.stop_service()
-
-
-class VirtualClock:
-    """A clock the test moves, with the service's timers sleeping on it: ``advance`` wakes
-    every timer whose time has come (no real waiting for a 10 s decision window). Starts a
-    quarter past a whole second, so an exact deadline and its stored whole second differ."""
-
-    def __init__(self, now: float = 1_800_000_000.25) -> None:
-        self.now = now
-        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (self.now + seconds, fut)
-        self._sleepers.append(entry)
-        try:
-            await fut
-        finally:
-            self._sleepers.remove(entry)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for when, fut in list(self._sleepers):
-            if when <= self.now and not fut.done():
-                fut.set_result(None)
-
-    @property
-    def sleeping(self) -> int:
-        """How many timers wait on this clock."""
-        return sum(1 for _, f in self._sleepers if not f.done())
 
 
 HANG = 60.0
