@@ -386,19 +386,7 @@ class TournamentOps(LedgerOps):
             "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY place, entry",
             (tournament_id,),
         )
-        return [
-            ResultRow(
-                r["tournament_id"],
-                r["entry"],
-                r["user_id"],
-                r["place"],
-                r["shared"],
-                r["prize"],
-                r["bounties"],
-                r["points"],
-            )
-            for r in rows
-        ]
+        return [_result_row(r) for r in rows]
 
     async def season_points(self, guild_id: int, season_id: int) -> list[ResultRow]:
         """Every scored result of the league's finished tournaments in the season."""
@@ -408,19 +396,7 @@ class TournamentOps(LedgerOps):
             " AND r.points IS NOT NULL ORDER BY t.id, r.place",
             (guild_id, season_id),
         )
-        return [
-            ResultRow(
-                r["tournament_id"],
-                r["entry"],
-                r["user_id"],
-                r["place"],
-                r["shared"],
-                r["prize"],
-                r["bounties"],
-                r["points"],
-            )
-            for r in rows
-        ]
+        return [_result_row(r) for r in rows]
 
     async def points_settings(self, guild_id: int) -> PointsSettings:
         row = await self._one("SELECT * FROM league_points WHERE guild_id = ?", (guild_id,))
@@ -466,3 +442,17 @@ class TournamentOps(LedgerOps):
         """A tournament of the league still registering or running, if any."""
         rows = await self.live_tournaments(guild_id=guild_id)
         return rows[0] if rows else None
+
+
+def _result_row(r: Any) -> ResultRow:
+    """A ``tournament_results`` row as the store answers it."""
+    return ResultRow(
+        r["tournament_id"],
+        r["entry"],
+        r["user_id"],
+        r["place"],
+        r["shared"],
+        r["prize"],
+        r["bounties"],
+        r["points"],
+    )
