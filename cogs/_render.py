@@ -675,5 +675,6 @@ def private_components(pv: PrivateView) -> discord.ui.View:
                 arg=window_token(pv),
             )
         )
-    add_sit_buttons(ui, pv)
+    if pv.may_sit_out:
+        add_sit_buttons(ui, pv)  # not at a tournament's table
     return ui

@@ -206,6 +206,7 @@ class TableViewing:
             sit_next=user_id in pace.sit_next,
             missed=pace.missed.get(user_id, 0),
             sit_out_hands=pace.sit_out_hands,
+            may_sit_out=live.tournament_id is None,
             bank=bank,
             bank_on=run is not None and run.user_id == user_id,
         )

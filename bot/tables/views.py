@@ -162,6 +162,8 @@ class PrivateView:
     missed: int = 0
     """Hands dealt without them since they sat out."""
     sit_out_hands: int = 0
+    may_sit_out: bool = True
+    """False at a tournament's table: its players are dealt in until they bust (TDA)."""
     bank: int | None = None
     """Whole seconds left in their time bank (None: the game has none)."""
     bank_on: bool = False

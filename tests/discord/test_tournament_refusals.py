@@ -184,3 +184,45 @@ async def test_an_invalid_levels_text_is_refused_and_creates_no_tournament(world
             rows = await tx._all("SELECT COUNT(*) AS n FROM tournaments", ())
         assert rows[0]["n"] == 0
         assert len(fake.channel_messages(world.channel)) == posts
+
+
+async def test_a_tournament_table_keeps_its_players_in_and_its_stakes_are_the_directors(
+    world: World,
+) -> None:
+    """At a tournament's table the players are dealt in until they bust and the level sets
+    the stakes (TDA): the hand DM has no **Sit out next hand**, and ``/table stakes``,
+    ``/table seat`` and ``/table bomb-pot`` in its thread are refused, changing nothing."""
+    fake = world.fake
+    clock = MovedClock(world)
+    async with table_bot(world, clock=clock, sleep=clock.sleep, autostart_delay=0) as bot:
+        _, lobby = await opened(world, bot, buy_in=100, levels=LEVELS)
+        for user in (world.alice, world.bob, world.carol):
+            await register(world, user, lobby)
+        await (await fake.click_label(world.alice, fake.messages[lobby], "Start")).response()
+        (thread,) = await eventually(lambda: fake.threads(world.channel), what="the table")
+        service = bot.service
+        assert service is not None
+        view = await eventually(lambda: service.table_in_channel(thread.id), what="its table")
+        await eventually(
+            lambda: (
+                [m for m in fake.dms(world.bob) if m.embeds and "state" in str(m.embeds)] or None
+            ),
+            what="bob's hand DM",
+        )
+        for user in (world.alice, world.bob, world.carol):
+            for dm in fake.dms(user):
+                labels = [str(b.get("label")) for b in dm.buttons()]
+                assert "Sit out next hand" not in labels, labels
+        before = await service.view(view.table_id)
+        for options, subcommand in (
+            ({"big_blind": 1000}, "stakes"),
+            ({"member": world.dave}, "seat"),
+            ({"ante": 50}, "bomb-pot"),
+        ):
+            answer = await (
+                await fake.invoke(world.alice, thread, "table", options, subcommand=subcommand)
+            ).response()
+            one_line_refusal(answer)
+        after = await service.view(view.table_id)
+        assert after.rules == before.rules and not after.next_stakes
+        assert world.dave.id not in {s.user_id for s in after.seats}
