@@ -13,20 +13,29 @@ excepted).
 
 Three measures:
 
-- **per hand**: from the moment every table has dealt its first hand, the counted requests
-  until each table has played ``--hands`` more on average, divided by the hands played
-  per table: what one hand at every table costs together (summed over the tables);
-- **per level change**: the clock is moved to the stored time of the next level; the
-  requests the change itself costs, summed over the tables and the lobby: edits of a
-  table message that change only what it says of the tournament (an edit that also
-  carries a hand's news is a hand's, the level riding on it for free), and the lobby's
-  edit. At most 2 a table;
+- **per hand** (X): from the moment every table has dealt its first hand, the counted
+  requests of the whole tournament (summed over all its tables, their DMs and the lobby)
+  until each table has played ``--hands`` more on average, divided by the hands played at
+  all the tables: what one hand costs, as bench/requests.py's ``holdem6`` figure does for a
+  cash table. The details also give each table's own figure (the requests in its thread
+  over its hands) and what one hand at every table costs together (X times the tables);
+- **per level change** (Y): the clock is moved to the stored time of the next level; the
+  requests the change costs, summed over the tables and the lobby. Measured twice: while
+  the tables deal (an edit that also carries a hand's news is a hand's, the level riding
+  on it for free), and -- the honest worst case, reported as Y -- while no table is in a
+  hand: every table is between hands (as with people at the table, who are seconds apart,
+  not the computers' hundredths), so the change costs an edit of every table message and
+  one of the lobby, and every request of that moment is counted. At most 2 a table;
 - **no edit on a timer**: every edit of a message is classified: a hand's news (the
   message's hand part changed), the level change's, or neither (nothing a hand did nor a
   click): the last must be 0. Then the director pauses the tournament, the tables finish
   their hands, and ten minutes of clock pass in ten-second steps: no request at all.
 
 The last line: ``RESULT tournament45_requests_per_hand=X level_change_requests=Y``.
+
+>>> Measurement(9, 2, 10, Counter({"table edit": 60, "dm post": 70, "pictures": 5}),
+...     3, Counter(), Counter(), 0).per_hand
+13.0
 """
 
 from __future__ import annotations
@@ -55,10 +64,13 @@ from bot.store import Store
 from bot.tables.service import TableService
 from bot.testing import ADMINISTRATOR, FakeDiscord, running_client
 from bot.testing.fake_discord import RequestRecord
-from bot.testing.request_count import count_routes, counts_against_global_limit
+from bot.testing.request_count import count_routes, counts_against_global_limit, route_kind
 
 LEVELS = "50/100 20m, 100/200 20m, 200/400 20m, 400/800 20m, 800/1600 20m, 1500/3000 20m"
 """Twenty-minute levels: no change comes but the one the bench moves the clock to."""
+IDLE_GAP = 7200.0
+"""Seconds of clock a table waits between hands while the bench holds every table between
+hands (longer than a level: nothing but the level change happens in that moment)."""
 MAX_PER_TABLE = 2
 """The issue's bound on a level change's requests, per table."""
 HANG = 600.0
@@ -68,6 +80,7 @@ BANNER = re.compile(r"^(🏆 |\*\*Level \d+\*\*|Next: |⏸ |☕ )")
 VERBOSE = False
 """Print where the bench waits (for a run that seems to hang)."""
 _PATCH = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
+_CHANNEL = re.compile(r"^/channels/(\d+)/")
 
 
 class Clock:
@@ -144,18 +157,31 @@ class Measurement:
     hands: int
     """Hands played in the measured part, summed over the tables."""
     requests: Counter[str]
-    """Counted requests of the measured hands, by route."""
+    """Counted requests of the measured hands, by route (the whole tournament's)."""
     level_change: int
+    """A level change's requests while no table is in a hand (the reported Y)."""
     level_change_routes: Counter[str]
     edits: Counter[str]
     quiet: int
     """Requests while the paused tournament's clock ran ten minutes (must be 0)."""
+    level_change_dealing: int = 0
+    """A level change's requests while the tables deal (the level rides on hands' edits)."""
+    level_change_dealing_routes: Counter[str] = field(default_factory=Counter)
+    by_table: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Each table's (number) counted requests in its own channel and hands, measured part."""
+    elsewhere: Counter[str] = field(default_factory=Counter)
+    """The measured requests outside the tables' channels (DMs, the lobby), by route."""
 
     @property
     def per_hand(self) -> float:
-        """Requests of one hand at every table, summed over the tables."""
+        """Requests of the whole tournament per hand played at any of its tables."""
         total = sum(n for k, n in self.requests.items() if k != "pictures")
-        return total * self.tables / max(1, self.hands)
+        return total / max(1, self.hands)
+
+    @property
+    def per_hand_every_table(self) -> float:
+        """Requests of one hand at every table together (summed over the tables)."""
+        return self.per_hand * self.tables
 
 
 async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
@@ -268,50 +294,111 @@ async def _run(
         seen = len(fake.requests)
 
     classify(False)
-    start, first = len(fake.requests), sum((await numbers()).values())
+    at_start = await numbers()
+    start, first = len(fake.requests), sum(at_start.values())
+    channels = {
+        service._tables[table_id].channel_id: number
+        for number, table_id in d.live(tid).tables.items()
+    }
 
     async def played() -> bool:
         classify(False)
         return sum((await numbers()).values()) - first >= hands * tables
 
     await _until(played, f"{hands} hands a table")
-    end, last = len(fake.requests), sum((await numbers()).values())
+    at_end = await numbers()
+    end, last = len(fake.requests), sum(at_end.values())
     routes = count_routes(fake, fake.requests[start:end])
+    in_channel: Counter[int] = Counter()
+    elsewhere: Counter[str] = Counter()
+    for record in fake.requests[start:end]:
+        if not counts_against_global_limit(record):
+            continue
+        match = _CHANNEL.match(record.path)
+        number = channels.get(int(match.group(1))) if match else None
+        if number is None:
+            elsewhere[route_kind(fake, record)] += 1
+        else:
+            in_channel[number] += 1
+    by_table = {
+        number: (in_channel[number], at_end.get(table_id, at_start[table_id]) - at_start[table_id])
+        for number, table_id in sorted(d.live(tid).tables.items())
+        if table_id in at_start
+    }
 
-    # --- one level change, at its stored time
-    lobby = d.lobby(tid)
-    assert lobby.next_change is not None and lobby.level == 1
-    classify(False)
-    before = len(fake.requests)
-    clock.advance(lobby.next_change - clock.now)
+    async def level_change(level: int, *, idle: bool) -> tuple[int, Counter[str]]:
+        """Move the clock to the stored time of level ``level``; the requests it costs:
+        with ``idle``, every counted request of that moment (no table is in a hand), else
+        the table edits that carry nothing but the tournament's news, and the lobby's."""
+        nonlocal seen
+        lobby = d.lobby(tid)
+        assert lobby.next_change is not None and lobby.level == level - 1, lobby.level
+        classify(False)
+        before = len(fake.requests)
+        clock.advance(lobby.next_change - clock.now)
 
-    async def shown() -> bool:
-        if d.lobby(tid).level != 2:
-            return False
-        for table_id in d.live(tid).tables.values():
-            thread = fake.channels[service._tables[table_id].channel_id]
-            messages = [m for m in fake.channel_messages(thread) if m.embeds]
-            if not messages or "**Level 2**" not in str(messages[0].embeds):
+        async def shown() -> bool:
+            if d.lobby(tid).level != level:
                 return False
-        cog: Any = bot.get_cog("Tournaments")
-        await cog.updates.idle()
+            for table_id in d.live(tid).tables.values():
+                thread = fake.channels[service._tables[table_id].channel_id]
+                messages = [m for m in fake.channel_messages(thread) if m.embeds]
+                if not messages or f"**Level {level}**" not in str(messages[0].embeds):
+                    return False
+            await idle_cogs()
+            return True
+
+        await _until(shown, f"level {level} on every table")
+        found: Counter[str] = Counter()
+        for record in fake.requests[before:]:
+            kind = edits.classify(record, level_window=True)
+            if not counts_against_global_limit(record):
+                continue
+            lobby_edit = record.method == "PATCH" and record.path.startswith(
+                f"/channels/{channel.id}/messages/"
+            )
+            if kind == "level change":
+                found["table edit"] += 1
+            elif lobby_edit:
+                found["lobby edit"] += 1
+            elif idle:
+                found[route_kind(fake, record)] += 1  # nothing else may hide in the moment
+        seen = len(fake.requests)
+        return sum(found.values()), found
+
+    async def idle_cogs() -> None:
+        for name in ("Tournaments", "Tables"):
+            cog: Any = bot.get_cog(name)
+            await cog.updates.idle()
+
+    # --- a level change while the tables deal (the level rides on hands' edits)
+    dealing, dealing_routes = await level_change(2, idle=False)
+
+    # --- a level change while no table is in a hand: each finishes the hand it plays and
+    # waits (as people between hands do), the clock comes to the level's stored time
+    service.autostart_delay = IDLE_GAP
+
+    async def between_hands() -> bool:
+        classify(False)
+        for table_id in d.live(tid).tables.values():
+            live = service._tables[table_id]
+            if live.family.hand_running:
+                return False
+            if live.pending == "next_hand" and (
+                live.deadline is None or live.deadline - clock.now < IDLE_GAP / 2
+            ):
+                return False  # its next hand would come before the level: not yet idle
+        await idle_cogs()
         return True
 
-    await _until(shown, "level 2 on every table")
-    window = fake.requests[before:]
-    level_routes: Counter[str] = Counter()
-    for record in window:
-        kind = edits.classify(record, level_window=True)
-        if kind == "level change":
-            level_routes["table edit"] += 1
-        elif (
-            record.method == "PATCH"
-            and record.path.startswith(f"/channels/{channel.id}/messages/")
-            and counts_against_global_limit(record)
-        ):
-            level_routes["lobby edit"] += 1
-    seen = len(fake.requests)
-    level_change = sum(level_routes.values())
+    await _until(between_hands, "every table between hands")
+    await asyncio.sleep(0.2)
+    classify(False)
+    level_change_idle, level_routes = await level_change(3, idle=True)
+    service.autostart_delay = 0
+    for table_id in d.live(tid).tables.values():
+        with contextlib.suppress(HomeGameError):
+            await service.deal_when_ready(table_id)
 
     # --- the director pauses; the tables finish their hands; ten minutes pass
     paused = await (await fake.invoke(host, channel, "tournament", subcommand="pause")).response()
@@ -326,10 +413,7 @@ async def _run(
             view = await service.view(table_id)
             if view.status != "paused":
                 return False
-        cog: Any = bot.get_cog("Tournaments")
-        await cog.updates.idle()
-        tables_cog: Any = bot.get_cog("Tables")
-        await tables_cog.updates.idle()
+        await idle_cogs()
         return True
 
     await _until(held, "every table held by the pause")
@@ -347,18 +431,26 @@ async def _run(
         tables=tables,
         hands=last - first,
         requests=routes,
-        level_change=level_change,
+        level_change=level_change_idle,
         level_change_routes=level_routes,
         edits=edits.kinds,
         quiet=quiet,
+        level_change_dealing=dealing,
+        level_change_dealing_routes=dealing_routes,
+        by_table=by_table,
+        elsewhere=elsewhere,
     )
 
 
 def check(m: Measurement) -> None:
-    """The bench's assertions: a level change costs at most 2 requests a table; no message
-    is edited on a timer (neither by a hand, a click nor the level change), and a paused
-    tournament's clock running costs nothing."""
+    """The bench's assertions: a level change costs at most 2 requests a table (while the
+    tables deal and while none is in a hand, when it costs one edit of each table message
+    and one of the lobby); no message is edited on a timer (neither by a hand, a click nor
+    the level change), and a paused tournament's clock running costs nothing."""
     assert m.level_change <= MAX_PER_TABLE * m.tables, (m.level_change, m.level_change_routes)
+    assert m.level_change_dealing <= MAX_PER_TABLE * m.tables, m.level_change_dealing_routes
+    assert m.level_change_routes["table edit"] <= m.tables, m.level_change_routes
+    assert m.level_change_routes["lobby edit"] <= 1, m.level_change_routes
     assert m.edits["timer"] == 0, dict(m.edits)
     assert m.quiet == 0, m.quiet
 
@@ -377,10 +469,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     check(m)
     print(f"{m.players} computer players at {m.tables} tables of {args.seats_per_table}")
     print(f"hands measured: {m.hands} (summed over the tables)")
-    print("requests of one hand at every table, by route:")
+    print("requests per hand (the whole tournament's over the hands of all tables), by route:")
     for route, n in sorted(m.requests.items()):
-        print(f"  {route}: {n * m.tables / max(1, m.hands):.1f}")
-    print(f"one level change: {m.level_change} requests {dict(m.level_change_routes)}")
+        print(f"  {route}: {n / max(1, m.hands):.1f}")
+    print("per table (the requests in its own thread over its hands):")
+    for number, (n, played) in sorted(m.by_table.items()):
+        print(f"  table {number}: {n} requests, {played} hands: {n / max(1, played):.1f} a hand")
+    print(f"  elsewhere (DMs, the lobby): {dict(m.elsewhere)}")
+    print(f"one hand at every table together: {m.per_hand_every_table:.1f} requests")
+    print(
+        f"one level change while the tables deal: {m.level_change_dealing} requests"
+        f" {dict(m.level_change_dealing_routes)}"
+    )
+    print(
+        f"one level change while no table is in a hand: {m.level_change} requests"
+        f" {dict(m.level_change_routes)} (the reported Y; at most {MAX_PER_TABLE} a table)"
+    )
     print(f"edits by cause: {dict(m.edits)}")
     print(f"requests while paused for ten minutes of clock: {m.quiet}")
     print(

@@ -28,6 +28,8 @@ from bot.render.tournament import render_results
 from bot.tables.channels import check_channel, parent_channel
 from bot.tournament import TournamentConfig, game_kind, parse_levels, preset
 from bot.tournament.errors import Refused
+from bot.tournament.payouts import PAYOUT_METHODS
+from bot.tournament.presets import PRESETS
 from bot.tournament_service import Notices, Post, TournamentService
 from cogs._answer import arm_command, defer, send
 from cogs._coalesce import Coalescer
@@ -52,14 +54,13 @@ TOURNAMENTS_OPEN = "Tournaments open"
 _NONE = discord.AllowedMentions.none()
 GAME_CHOICES = [app_commands.Choice(name=t.title, value=t.key) for t in registry.tournament_games()]
 BETTING_CHOICES = [app_commands.Choice(name=b, value=b) for b in registry.BETTINGS]
-STRUCTURE_CHOICES = [app_commands.Choice(name=s, value=s) for s in ("turbo", "regular", "deep")]
-PAYOUT_CHOICES = [
-    app_commands.Choice(name=p, value=p) for p in ("standard", "winner-takes-all", "top-3")
-]
+STRUCTURE_CHOICES = [app_commands.Choice(name=s, value=s) for s in PRESETS]
+PAYOUT_CHOICES = [app_commands.Choice(name=p, value=p) for p in PAYOUT_METHODS]
+_WITH_BETTING = registry.in_words([t.title for t in registry.tournament_games() if t.bettings])
 THREAD_ARCHIVE_MINUTES = 1440
 CREATE_OPTIONS = dict(
     game="the game the tables deal (stud8: Stud Hi-Lo; horse: the five in turn)",
-    betting="Hold'em and Omaha: no-limit, pot-limit or fixed-limit (default as at a table)",
+    betting=f"{_WITH_BETTING}: {', '.join(registry.BETTINGS)} (default as at a table)",
     buy_in="league chips each entry pays into the prize pool (default 100)",
     starting_stack="tournament chips each entry starts with (default 10,000)",
     structure="turbo, regular or deep: levels scaled to the stack (default regular)",

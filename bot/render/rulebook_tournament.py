@@ -87,7 +87,11 @@ CLOCK = Part(
             "Levels change at **exact times**: the start plus the lengths of the steps before, "
             "plus the director's pauses (`/tournament pause`, `resume`). They are stored, so a "
             "restart loses no time and skips no level. After the last level the clock stays "
-            "on it. The lobby and the tables show the next change as a Discord timestamp.",
+            "on it. The lobby message and every table message say the level, "
+            'its stakes and the next change as a Discord **relative timestamp** ("in 12 '
+            "minutes\", counted down by each reader's own Discord); no message is edited on "
+            "a timer. A level change, a break or a pause edits each table message once and "
+            "the lobby once, or rides on the edit a hand makes anyway.",
         ),
         Rule(
             "10.5",
@@ -210,12 +214,18 @@ POINTS = Part(
             "the place, b the buy-in in the league's currency, or in chips without a chip "
             "value), `fixed` (10 7 5 4 3 2 1 by default) or `prize` (the prize won, bounties "
             "apart). Points are rounded half up to the hundredth; a shared place scores the "
-            "average of its places; a player with re-entries scores once, by the best.",
+            "average of its places; a player with re-entries scores once, by the best. Only "
+            "a tournament of 4 players or more scores points (as PokerStars' club standings "
+            "count), and a practice tournament (`computers:`) none.",
         ),
         Rule(
             "10.19",
             "The season standings add each player's points; with `points_best_of: N` only "
-            "their N best results count. Equal totals share a rank.",
+            "their N best results count. Equal totals share a rank. `/leaderboard by:points` "
+            "shows them; `/tournament results` posts a tournament's places, prizes, bounties "
+            "and points with a picture, `/tournament show` lists the past tournaments. Every "
+            "hand is in `/history` and its PHH file with its level; the ledger names each "
+            "move `tournament buy-in`, `prize` or `bounty`.",
         ),
     ),
 )
