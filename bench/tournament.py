@@ -63,6 +63,7 @@ from bot.engine.errors import HomeGameError
 from bot.store import Store
 from bot.tables.service import TableService
 from bot.testing import ADMINISTRATOR, FakeDiscord, running_client
+from bot.testing.clock import VirtualClock
 from bot.testing.fake_discord import RequestRecord
 from bot.testing.request_count import count_routes, counts_against_global_limit, route_kind
 
@@ -81,35 +82,6 @@ VERBOSE = False
 """Print where the bench waits (for a run that seems to hang)."""
 _PATCH = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
 _CHANNEL = re.compile(r"^/channels/(\d+)/")
-
-
-class Clock:
-    """The whole bot's clock, which the bench moves; the timers sleep on it."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (self.now + seconds, fut)
-        self._sleepers.append(entry)
-        try:
-            await fut
-        finally:
-            self._sleepers.remove(entry)
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for when, fut in list(self._sleepers):
-            if when <= self.now and not fut.done():
-                fut.set_result(None)
 
 
 @dataclass
@@ -207,7 +179,7 @@ async def measure(
         channel = fake.add_channel(guild, "poker")
         host = fake.add_user("host")
         fake.add_member(guild, host, permissions=ADMINISTRATOR)
-        clock = Clock(float(int(fake.now())) + 0.25)
+        clock = VirtualClock(float(int(fake.now())) + 0.25)
         with tempfile.TemporaryDirectory(prefix="homegame-tournament-") as tmp:
             db_path = Path(tmp) / "homegame.db"
             settings = Settings(
@@ -243,7 +215,7 @@ async def measure(
 async def _run(
     fake: FakeDiscord,
     bot: HomeGameBot,
-    clock: Clock,
+    clock: VirtualClock,
     host: Any,
     channel: Any,
     players: int,
