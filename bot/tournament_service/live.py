@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.tournament import Entry, Tournament
 from bot.tournament.snapshot import dump
@@ -162,3 +162,13 @@ class Lobby:
     version: int
     can_start: bool = False
     add_on_open: bool = False
+
+
+class TournamentSubscriber(Protocol):
+    """Where the director's words go (cogs/tournament.py): the lobby message, posts in the
+    tables' channels, DMs; and the channel a new table plays in (a thread, or the
+    tournament's channel)."""
+
+    async def tournament_notices(self, tournament_id: int, notices: Notices) -> None: ...
+
+    async def table_channel(self, tournament_id: int, number: int) -> int: ...

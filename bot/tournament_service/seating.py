@@ -31,7 +31,7 @@ from bot.tournament_service.live import LiveTournament, Notices, Post
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
-    from bot.tournament_service.service import TournamentSubscriber
+    from bot.tournament_service.live import TournamentSubscriber
 
 log = logging.getLogger("bot.tournament")
 

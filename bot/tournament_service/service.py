@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot import games as registry
 from bot.engine.errors import HomeGameError
@@ -44,7 +44,7 @@ from bot.tournament.errors import Refused, WrongStatus
 from bot.tournament.snapshot import dump, load
 from bot.tournament_service.busts import TournamentBusts
 from bot.tournament_service.finish import TournamentFinish
-from bot.tournament_service.live import LiveTournament, Lobby, Notices, Post
+from bot.tournament_service.live import LiveTournament, Lobby, Notices, Post, TournamentSubscriber
 from bot.tournament_service.seating import TournamentSeating
 
 if TYPE_CHECKING:
@@ -54,16 +54,6 @@ log = logging.getLogger("bot.tournament")
 
 TIMER_RETRY = 5.0
 NOTHING = "Nothing changed."
-
-
-class TournamentSubscriber(Protocol):
-    """Where the director's words go (cogs/tournament.py): the lobby message, posts in the
-    tables' channels, DMs; and the channel a new table plays in (a thread, or the
-    tournament's channel)."""
-
-    async def tournament_notices(self, tournament_id: int, notices: Notices) -> None: ...
-
-    async def table_channel(self, tournament_id: int, number: int) -> int: ...
 
 
 class TournamentService(TournamentSeating, TournamentBusts, TournamentFinish):

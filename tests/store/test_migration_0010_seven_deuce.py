@@ -101,7 +101,7 @@ async def test_migration_0010_keeps_the_ledger_and_learns_seven_deuce(tmp_path: 
             raw.execute(
                 "INSERT INTO ledger (guild_id, season_id, from_account, to_account, amount,"
                 " kind, created_at) SELECT guild_id, season_id, from_account, to_account, 1,"
-                " 'bounty', 0 FROM ledger LIMIT 1"
+                " 'tip', 0 FROM ledger LIMIT 1"
             )
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             raw.execute("DELETE FROM ledger")
