@@ -18,7 +18,6 @@ history replays (``python -m bot replay``'s engine) to its stacks.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -173,13 +172,14 @@ def _offered(view: Any) -> bool:
 async def _until(
     read: Callable[[], Awaitable[Any]], ok: Callable[[Any], bool], *, what: str
 ) -> Any:
-    """Poll ``read()`` (the service's committed views) until ``ok`` holds for it."""
-    for _ in range(400):
+    """Poll ``read()`` (the service's committed views) until ``ok`` holds for it (a hang
+    guard, tablebot.HANG, not a time the bot must beat)."""
+
+    async def check() -> Any:
         value = await read()
-        if ok(value):
-            return value
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+        return value if ok(value) else None
+
+    return await eventually(check, what=what)
 
 
 def _hand_of(service: object, tid: int, number: int) -> _Playing | None:
