@@ -337,9 +337,11 @@ class BotSide:
         async def player(table: FakeMessage, users: tuple[FakeUser, FakeUser]) -> None:
             done = 0
             while done < per_table:
+                shown = table.latest
                 uid = _to_act(table)
-                if uid is None:
-                    await asyncio.sleep(0.005)  # between hands, or an edit under way
+                if uid is None:  # between hands, or an edit under way: wait for the next
+                    with contextlib.suppress(TimeoutError):
+                        await table.changed(shown, timeout=1.0)
                     continue
                 user = users[0] if users[0].id == uid else users[1]
                 labels = {b["label"] for b in table.buttons() if not b.get("disabled")}
@@ -350,8 +352,7 @@ class BotSide:
                 if reply.ephemeral:  # refused (e.g. a timer acted first): not a timed click
                     continue
                 done += 1
-                while table.latest is before:  # the edit shows the new state
-                    await asyncio.sleep(0.001)
+                await table.changed(before)  # the edit that shows the new state
 
         await asyncio.gather(
             *(player(t, (a, b)) for t, (_, a, b) in zip(self.tables, self.seats, strict=True))

@@ -174,6 +174,7 @@ class FakeDiscord(FakeEvents):
 
     def _send_interaction(self, record: InteractionRecord) -> InteractionRecord:
         self.interactions[record.id] = record
+        self._interaction_by_token[record.token] = record
         guild = record.channel.guild
         sent = False
 

@@ -224,6 +224,7 @@ class FakeMessages(FakeRest):
                 None,
             )
         message.versions.append(version)
+        message.touched()
         if message.ephemeral_to is None:
             self._message_event("MESSAGE_UPDATE", message)
         return message
@@ -404,15 +405,15 @@ class FakeMessages(FakeRest):
     def _record_for_token(self, app: str, token: str) -> InteractionRecord:
         if int(app) != self.application_id:
             raise ApiError(404, 10015, "Unknown Webhook")
-        for record in self.interactions.values():
-            if record.token == token:
-                if self.clock() - record.dispatched_at > self.token_ttl:
-                    record.refused.append(50027)
-                    raise ApiError(401, 50027, "Invalid Webhook Token")
-                if record.acked_at is None:
-                    raise ApiError(404, 10015, "Unknown Webhook")
-                return record
-        raise ApiError(401, 50027, "Invalid Webhook Token")
+        record = self._interaction_by_token.get(token)
+        if record is None:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if self.clock() - record.dispatched_at > self.token_ttl:
+            record.refused.append(50027)
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if record.acked_at is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return record
 
     def _webhook_message(self, record: InteractionRecord, mid: str) -> FakeMessage:
         if mid == "@original":

@@ -7,6 +7,7 @@ audit afterwards who could have seen what (every edit is kept as a version).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import itertools
 import time
@@ -403,6 +404,28 @@ class FakeMessage:
     born: float = field(default_factory=time.time)
     #: Edits accepted after the message turned one hour old (Discord caps them: 30046).
     old_edits: int = 0
+    _watchers: list[asyncio.Future[None]] = field(default_factory=list, repr=False)
+    """Futures of :meth:`changed` callers, done at the next version (or the deletion)."""
+
+    def touched(self) -> None:
+        """A version was added, or the message deleted: wake every :meth:`changed` caller."""
+        watchers, self._watchers = self._watchers, []
+        for future in watchers:
+            if not future.done():
+                future.set_result(None)
+
+    async def changed(self, since: MessageVersion, timeout: float = 30.0) -> MessageVersion:
+        """The newest version once it is not ``since`` (at once if it already is not):
+        waiting on the fake's own edits, not polling the message. Raises TimeoutError
+        after ``timeout`` seconds without one, or if the message is deleted meanwhile."""
+        async with asyncio.timeout(timeout):
+            while self.latest is since:
+                if self.deleted:
+                    raise TimeoutError(f"message {self.id} was deleted")
+                future = asyncio.get_running_loop().create_future()
+                self._watchers.append(future)
+                await future
+        return self.latest
 
     @property
     def latest(self) -> MessageVersion:

@@ -5,6 +5,7 @@ by :class:`~bot.testing.fake_messages.FakeMessages` on top of this."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import mimetypes
@@ -95,8 +96,14 @@ class FakeRest(FakeWorld):
             ("GET", rf"/guilds/{snow}/members/{snow}", self._get_member, True),
         ]
 
-    def _routes(self) -> list[tuple[str, re.Pattern[str], Handler, bool]]:
+    @functools.cached_property
+    def _compiled_routes(self) -> list[tuple[str, re.Pattern[str], Handler, bool]]:
         return [(m, re.compile(f"^{p}$"), h, auth) for m, p, h, auth in self._route_table()]
+
+    def _routes(self) -> list[tuple[str, re.Pattern[str], Handler, bool]]:
+        """The route table, compiled once (not on every request: the fake's loop also
+        timestamps the bot's interaction answers, and must not fall behind them)."""
+        return self._compiled_routes
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]

@@ -77,6 +77,8 @@ class FakeWorld(GatewayServer):
         self.global_commands: dict[str, JSON] = {}
         self.guild_commands: dict[int, dict[str, JSON]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
+        self._interaction_by_token: dict[str, InteractionRecord] = {}
+        """token -> its interaction (a webhook call finds it without a scan of them all)."""
         self.requests: list[RequestRecord] = []
         self.faults: list[Fault] = []
         self._dm_channels: dict[int, FakeChannel] = {}
@@ -365,6 +367,7 @@ class FakeWorld(GatewayServer):
 
     def _delete(self, message: FakeMessage) -> None:
         message.deleted = True
+        message.touched()
         if message.ephemeral_to is None:
             data: JSON = {"id": str(message.id), "channel_id": str(message.channel.id)}
             guild = message.channel.guild

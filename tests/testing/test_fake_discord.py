@@ -233,6 +233,24 @@ async def test_clicking_persistent_button_updates_message_in_place(world: World)
         await world.fake.click(world.bob, message, "t:count:0")  # that button is gone
 
 
+async def test_waiting_for_a_message_change_wakes_at_the_edit_not_by_polling(
+    world: World,
+) -> None:
+    rec = await world.fake.invoke(world.bob, world.channel, "deal", {"game": "razz", "stake": 1})
+    message = (await rec.response()).message
+    assert message is not None
+    first = message.latest
+    waiter = asyncio.create_task(message.changed(first, timeout=30))
+    await asyncio.sleep(0)
+    assert not waiter.done()  # nothing changed yet
+    await (await world.fake.click(world.alice, message, "t:count:0")).response()
+    shown = await waiter
+    assert shown is message.latest and shown.content == "count 1"
+    assert await message.changed(first) is shown  # already changed: at once
+    with pytest.raises(TimeoutError):
+        await message.changed(message.latest, timeout=0.01)
+
+
 async def test_select_menu_choice_reaches_the_view(world: World) -> None:
     rec = await world.fake.invoke(world.alice, world.channel, "pick")
     message = (await rec.response()).message
