@@ -24,7 +24,7 @@ from bot.ops.logs import log_published, warn_http_errors
 from bot.render import pool as render_pool
 from bot.store import Store
 from cogs._errors import handle_error
-from cogs._items import DiscardSelect, HistorySelect, LeaderboardButton, TableButton
+from cogs._items import HistorySelect, LeaderboardButton, route_component
 from cogs._mixed import GameSelect
 from cogs._tournament_items import TournamentButton
 
@@ -186,7 +186,10 @@ class HomeGameBot(commands.AutoShardedBot):
             await self.load_extension(name)
         # Registered once for the whole process: any old button or select whose custom_id
         # matches a template is routed here, even from messages sent before a restart.
-        self.add_dynamic_items(TableButton, DiscardSelect, GameSelect)
+        # The table buttons and the discard menu (the clicks of play) go by their custom_id
+        # straight to the tables cog; the rest are DynamicItems.
+        self.add_listener(route_component, "on_interaction")
+        self.add_dynamic_items(GameSelect)
         self.add_dynamic_items(LeaderboardButton, HistorySelect)  # the league's, same way
         self.add_dynamic_items(TournamentButton)
         if self.tournaments is not None:

@@ -28,7 +28,7 @@ from cogs._amounts import UnreadableAmount, parse_chips
 from cogs._answer import send
 from cogs._errors import handle_error, refuse, reply
 from cogs._ids import BadCustomId, CustomId, parse_custom_id
-from cogs._items import TableButton
+from cogs._items import RoutedView, TableButton
 from cogs._options import PACE_OPTION_HELP, PRACTICE_OPTION_HELP, REVEAL
 from cogs._refusal import refusal
 
@@ -110,7 +110,7 @@ def parse_amount(text: str) -> int | None:
 
 def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
     """The clicker's amount buttons: one per named size, then **Other amount…**."""
-    ui = discord.ui.View(timeout=None)
+    ui = RoutedView(timeout=None)
     for name, to in option.sizes[:4]:
         label = f"{SIZE_LABELS.get(name, name)}: {format_chips(to)}"
         if name == "pot (all-in)":

@@ -30,7 +30,7 @@ import discord
 from bot.render.text import cards_text, format_chips, plain_name
 from bot.tables.house_service import rabbit_text
 from cogs._ids import BadCustomId, CustomId
-from cogs._items import TableButton
+from cogs._items import RoutedView, TableButton
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -61,7 +61,7 @@ def house_hand(cid: CustomId) -> int | None:
 
 def rabbit_view(table_id: int, hand: int) -> discord.ui.View:
     """The result post's **Rabbit** button (no state version: it changes nothing)."""
-    ui = discord.ui.View(timeout=None)
+    ui = RoutedView(timeout=None)
     ui.add_item(
         TableButton.make(
             table_id,

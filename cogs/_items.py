@@ -1,10 +1,14 @@
 """Persistent components: every Home Game button, the discard menu, the leaderboard's
-Prev/Next and the history's hand menu are ``DynamicItem``s.
+Prev/Next and the history's hand menu.
 
 Their state lives in the custom_id (``hg:<table>:<version>:<action>``, see
 :mod:`cogs._ids`), so a button drawn before a restart is matched by its template and still
-works afterwards. The callbacks only parse and hand over to the tables or league cog; every
-error, expected or not, goes to the one error handler. ``bot.app`` registers them all once.
+works afterwards. The table buttons and the discard menu, pressed on every move, are routed
+by :func:`route_component` (an ``on_interaction`` listener) and sent in a
+:class:`RoutedView`: no view is stored per message nor rebuilt from it on a click. The
+league's components are ``DynamicItem``s. The callbacks only parse and hand over to the
+tables or league cog; every error, expected or not, goes to the one error handler.
+``bot.app`` registers them all once.
 """
 
 from __future__ import annotations
@@ -44,11 +48,31 @@ async def _dispatch(interaction: discord.Interaction, cid: CustomId, values: Seq
         await handle_error(interaction, exc)
 
 
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=BUTTON_TEMPLATE
-):
-    def __init__(self, cid: CustomId, item: discord.ui.Button[discord.ui.View]) -> None:
-        super().__init__(item)
+class RoutedView(discord.ui.View):
+    """A message's components that :func:`route_component` answers (or that are
+    registered ``DynamicItem``s): discord.py's view store keeps no copy of it.
+
+    discord.py stores every sent view that has buttons, per message, to call their
+    callbacks; each edit of a table message or hand DM would store (and each click look
+    up and rebuild) one more. Our buttons carry their state in their custom_id and are
+    routed by it instead, so nothing is kept per message and a click goes straight from
+    the gateway event to the tables cog."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        # never listened to: an interaction's first reply (send_message) stores any view
+        # that is not finished, whether or not it is dispatchable
+        return True
+
+
+class TableButton(discord.ui.Button[discord.ui.View]):
+    """A Home Game table button (custom_id ``hg:<table>:<version>:<action>[:<arg>]``);
+    its clicks are routed by :func:`route_component`, before and after a restart alike."""
+
+    def __init__(self, cid: CustomId, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.cid = cid
 
     @classmethod
@@ -65,34 +89,22 @@ class TableButton(
         row: int | None = None,
     ) -> TableButton:
         custom_id = build_custom_id(table_id, version, action, arg)
-        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
+        return cls(
+            parse_custom_id(custom_id),
+            label=label,
+            style=style,
+            custom_id=custom_id,
+            disabled=disabled,
+            row=row,
         )
-        return cls(parse_custom_id(custom_id), button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(parse_custom_id(match.string), item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await _dispatch(interaction, self.cid, ())
 
 
-class DiscardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=SELECT_TEMPLATE
-):
+class DiscardSelect(discord.ui.Select[discord.ui.View]):
     """The discard choice: option values are card codes (``7h``); the suggested one (what
-    the table would discard on timeout) is marked."""
+    the table would discard on timeout) is marked. Routed by :func:`route_component`."""
 
-    def __init__(self, cid: CustomId, item: discord.ui.Select[discord.ui.View]) -> None:
-        super().__init__(item)
+    def __init__(self, cid: CustomId, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.cid = cid
 
     @classmethod
@@ -114,7 +126,8 @@ class DiscardSelect(
             )
             for card in cards
         ]
-        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+        return cls(
+            parse_custom_id(custom_id),
             custom_id=custom_id,
             placeholder="Discard one card",
             min_values=1,
@@ -122,21 +135,36 @@ class DiscardSelect(
             options=options,
             row=1,
         )
-        return cls(parse_custom_id(custom_id), select)
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DiscardSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(parse_custom_id(match.string), item)
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await _dispatch(interaction, self.cid, tuple(self.item.values))
+_BUTTON = re.compile(BUTTON_TEMPLATE)
+_SELECT = re.compile(SELECT_TEMPLATE)
+
+
+async def route_component(interaction: discord.Interaction) -> None:
+    """The ``on_interaction`` listener for the table buttons and the discard menu: the
+    custom_id says what was pressed, so this works for any message ever sent, and costs
+    a click no view rebuilt from the message before it reaches the tables cog."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str):
+        return
+    kind = data.get("component_type")
+    if kind == discord.ComponentType.button.value and _BUTTON.fullmatch(custom_id):
+        values: Sequence[str] = ()
+    elif kind == discord.ComponentType.string_select.value and _SELECT.fullmatch(custom_id):
+        raw = data.get("values")
+        values = tuple(str(v) for v in raw) if isinstance(raw, list) else ()
+    else:
+        return  # not a table control (the league's and the game menu are DynamicItems)
+    try:
+        cid = parse_custom_id(custom_id)
+    except BadCustomId as exc:
+        await handle_error(interaction, exc)
+        return
+    await _dispatch(interaction, cid, values)
 
 
 # ------------------------------------------------------------------ the league's components

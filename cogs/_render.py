@@ -37,7 +37,7 @@ from bot.render.text import (
 from bot.render.text import game_title as title_of
 from cogs._house import HOUSE_LABELS, add_house_buttons, choice_line, house_lines
 from cogs._ids import FLOP_ACTIONS, HOUSE_ACTIONS, RAZZ_ACTIONS
-from cogs._items import DiscardSelect, TableButton
+from cogs._items import DiscardSelect, RoutedView, TableButton
 from cogs._mixed import add_game_select, mixed_lines
 from cogs._mixed import title as mixed_title
 from cogs._pace_render import (
@@ -377,8 +377,8 @@ def _button(
 
 
 def table_components(view: TableView) -> discord.ui.View:
-    """The table message's buttons (persistent: ``timeout=None``, every item dynamic)."""
-    ui = discord.ui.View(timeout=None)
+    """The table message's buttons (persistent: ``timeout=None``; routed by custom_id)."""
+    ui = RoutedView(timeout=None)
     if view.status == "closed":
         return ui
     seated = len(view.seats)
@@ -636,7 +636,7 @@ def private_components(pv: PrivateView) -> discord.ui.View:
     """Lay down / Play on / discard menu, for Zoot and Wheelers (the betting games act on
     the table); the choices made in advance and Sit out next hand / I'm back (cogs/
     _pace_render.py)."""
-    ui = discord.ui.View(timeout=None)
+    ui = RoutedView(timeout=None)
     options = {o.kind: o for o in pv.options}
     if pv.advance:
         add_advance_buttons(ui, pv)  # for the next window (guts), or the next turn
