@@ -304,16 +304,47 @@ one, is about a quarter of its size (~10 KB for seven cards: faster to upload an
 download on a phone) and is quicker to encode than the RGB pixels it replaces."""
 
 
-def png_bytes(img: Image.Image, *, palette: bool = False) -> bytes:
+def png_bytes(img: Image.Image, *, palette: bool | Image.Image = False) -> bytes:
     """PNG without metadata (no time, no text chunks): the same image gives the same bytes.
-    ``palette``: quantized to :data:`PALETTE_COLOURS` colours (deterministic)."""
+    ``palette``: quantized to :data:`PALETTE_COLOURS` colours (deterministic), or mapped
+    to the colours of the given palette image (:func:`hand_palette`)."""
     buf = io.BytesIO()
-    if palette:
+    if isinstance(palette, Image.Image):
+        img = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif palette:
         img = img.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
     # Level 3 is several times faster than the default 6 on these flat drawings and the
     # files stay small (tens of KB), far under Discord's upload limit.
     img.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
+
+
+@lru_cache(maxsize=1)
+def hand_palette() -> Image.Image:
+    """The :data:`PALETTE_COLOURS` colours of every hand picture, chosen once per process
+    from a drawing of all they can show: each card face and the back, the DOWN mark, a
+    label and the captions on felt. A hand picture is then mapped to these colours, about
+    a fifth of the work of choosing a palette for each picture anew (~0.4 ms against ~2
+    ms for seven cards: the picture drawn at every street of every player's hand DM)."""
+    faces: list[Card | None] = [*CARDS, None]
+    columns = 14
+    rows = -(-len(faces) // columns)
+    width = 2 * MARGIN + columns * (CARD_W + GAP)
+    height = LABEL_H + CAPTION_H + rows * (CARD_H + GAP) + 2 * MARGIN
+    canvas = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(canvas)
+    label = font(LABEL_SIZE, bold=True)
+    draw.text(
+        (MARGIN, MARGIN + 12), "Razz · Hold'em 0123456789", fill=TEXT, font=label, anchor="lm"
+    )
+    caption = font(CAPTION_SIZE, bold=True)
+    draw.text((MARGIN, LABEL_H + 9), "Your cards  Board", fill=TEXT_DIM, font=caption, anchor="lm")
+    top = LABEL_H + CAPTION_H
+    for row in range(rows):
+        y = top + row * (CARD_H + GAP)
+        _paste_cards(canvas, faces[row * columns : (row + 1) * columns], MARGIN, y, CARD_W, GAP)
+        _mark_down(canvas, MARGIN, y, CARD_W, CARD_H)
+    return canvas.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
 
 
 def _paste_cards(
@@ -415,7 +446,7 @@ def render_hand(
             _mark_down(canvas, MARGIN + i * (CARD_W + GAP), top, CARD_W, CARD_H)
     if shared:
         _paste_cards(canvas, shared, board_x, top, CARD_W, GAP)
-    return png_bytes(canvas, palette=True)
+    return png_bytes(canvas, palette=hand_palette())
 
 
 def _showdown_columns(

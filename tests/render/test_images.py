@@ -104,6 +104,37 @@ def test_hand_png_is_a_small_palette_image_that_looks_like_the_rgb_drawing() -> 
     assert all(abs(a - b) <= 8 for a, b in zip(felt, images.FELT, strict=True))
 
 
+def _rgb_drawing(monkeypatch: pytest.MonkeyPatch, cards: list, **kwargs: object) -> Image.Image:
+    """The RGB canvas render_hand draws before it is mapped to its palette."""
+    drawn: list[Image.Image] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(images, "png_bytes", lambda img, **_: drawn.append(img.copy()) or b"")
+        render_hand(cards, **kwargs)  # type: ignore[arg-type]
+    return drawn[0]
+
+
+def test_hand_pictures_share_one_palette_that_keeps_every_colour_they_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    razz = render_hand(parse_cards("As 2d 3c 4h 5s 9c Kd"), label="Razz", down=(0, 1, 6))
+    board = render_hand(parse_cards("Ah Kh"), label="Hold'em", board=parse_cards("2c 3d 4s"))
+    first, second = Image.open(io.BytesIO(razz)), Image.open(io.BytesIO(board))
+    assert first.mode == second.mode == "P"
+    assert first.getpalette() == second.getpalette() == images.hand_palette().getpalette()
+    # each colour of the RGB drawing (felt, faces, ink, the back, the DOWN mark, the label)
+    # is shown within a few levels: mapped to the shared palette, not dithered
+    hands: list[tuple[list, dict[str, object]]] = [
+        (parse_cards("As 2d 3c 4h 5s 9c Kd"), {"label": "Razz", "down": (0, 1, 6)}),
+        ([None, *parse_cards("Qh Jc")], {"label": "Seven-card stud · first 2 down"}),
+    ]
+    for cards, kwargs in hands:
+        rgb = _rgb_drawing(monkeypatch, cards, **kwargs)
+        shown = open_png(render_hand(cards, **kwargs))  # type: ignore[arg-type]
+        worst = max(abs(a - b) for a, b in zip(rgb.tobytes(), shown.tobytes(), strict=True))
+        assert worst <= 40, worst  # antialiased edges move most; flat colours far less
+        assert count_near(shown, RED, tol=8) > 200
+
+
 def test_razz_down_cards_drawn_face_down_for_others() -> None:
     shown = parse_cards("Ah 2c 7d")
     hidden = render_hand([None, None, *shown])
