@@ -22,7 +22,9 @@ the bot's event loop, and each bot's heap and garbage collector are its own.
 
 Fairness: at each level both sides are set up first, warmed up with ``WARMUP`` untimed
 clicks per table, then measured in INTERLEAVED slices (bot, bare, bare, bot, ...: the order
-alternates) of the same number of clicks per table, so load changes hit both alike. Between
+alternates) of the same number of clicks per table, so load changes hit both alike. During
+a slice the other bots are stopped (SIGSTOP, then SIGCONT): a bot's late work (a hand DM
+edit that waits for its next change) runs in its own slices, never in another's. Between
 slices each side settles, untimed: the Home Game bot until every table shows a player to
 act and the bot has sent nothing for ``QUIET`` seconds (its DM edits and posts done); then
 this process collects its garbage and freezes what survives (``gc.freeze``), the same for
@@ -174,22 +176,24 @@ PROFILE_ENV = "HOMEGAME_BENCH_PROFILE"
 def child_main(kind: str, api_base: str, token: str, db: str | None) -> int:
     from discord.http import Route
 
+    from bot.ops.priority import run
+
     logging.basicConfig(level=logging.ERROR)
     Route.BASE = api_base  # REST here; AutoShardedClient asks GET /gateway/bot for the URL
     if kind == "bare":
-        asyncio.run(_child_bare(api_base, token))
+        asyncio.run(_child_bare(api_base, token))  # discord.py's as it comes, on asyncio's loop
         return 0
     assert db is not None
     profile = os.environ.get(PROFILE_ENV)
     if not profile:
-        asyncio.run(_child_bot(api_base, token, Path(db)))
+        run(_child_bot(api_base, token, Path(db)))  # on the bot's loop, as python -m bot run
         return 0
     import cProfile
 
     profiler = cProfile.Profile()
     profiler.enable()
     try:
-        asyncio.run(_child_bot(api_base, token, Path(db)))
+        run(_child_bot(api_base, token, Path(db)))
     finally:
         profiler.disable()
         profiler.dump_stats(profile)
@@ -240,8 +244,32 @@ class Child:
             raise RuntimeError(f"{self.kind} bot did not start: {self.log.read_text()[-2000:]}")
         return self
 
+    def _family(self) -> list[int]:
+        """This bot's process and its children (the image worker), deepest last."""
+        pids, i = [self.proc.pid], 0
+        while i < len(pids):
+            with contextlib.suppress(OSError):
+                path = Path(f"/proc/{pids[i]}/task/{pids[i]}/children")
+                pids.extend(int(x) for x in path.read_text().split())
+            i += 1
+        return pids
+
+    def pause(self) -> None:
+        """Stop this bot (SIGSTOP) while another side is measured: its own late work (a
+        hand DM edit that waits for its next change, up to ``DM_SETTLE`` seconds) must not
+        run on the machine, nor through this process's fakes, during another's slice."""
+        for pid in self._family():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        for pid in self._family():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
     async def __aexit__(self, *exc: object) -> None:
         assert self.proc.stdin is not None
+        self.resume()
         self.proc.stdin.close()
         try:
             await asyncio.wait_for(self.proc.wait(), 20)
@@ -395,17 +423,20 @@ async def level(
         fakes = [await stack.enter_async_context(FakeDiscord()) for _ in range(n)]
         bare = BareSide(fakes[0], world(fakes[0], tables, "bare"))
         ours = BotSide(fakes[1], world(fakes[1], tables, "bot"))
-        await stack.enter_async_context(Child("bare", fakes[0], None, tmp / f"bare-{tables}.log"))
+        bare_bot = await stack.enter_async_context(
+            Child("bare", fakes[0], None, tmp / f"bare-{tables}.log")
+        )
         prof = None if profile is None else profile.with_suffix(f".{tables}{profile.suffix}")
-        await stack.enter_async_context(
+        our_bot = await stack.enter_async_context(
             Child(
                 "bot", fakes[1], tmp / f"bench-{tables}.db", tmp / f"bot-{tables}.log", profile=prof
             )
         )
         order: list[tuple[str, BareSide | BotSide]] = [("bot", ours), ("bare", bare)]
+        bots = {"bot": our_bot, "bare": bare_bot}
         if baseline is not None:
             before = BotSide(fakes[2], world(fakes[2], tables, "before"))
-            await stack.enter_async_context(
+            bots["before"] = await stack.enter_async_context(
                 Child(
                     "bot",
                     fakes[2],
@@ -428,8 +459,15 @@ async def level(
             turn = order[i % len(order) :] + order[: i % len(order)]  # each side leads in turn
             for name, side in turn if i % 2 == 0 else turn[::-1]:
                 await side.settle()
-                _collect()
-                timed[name].extend(await side.run(count))
+                others = [bot for other, bot in bots.items() if other != name]
+                for bot in others:  # only the side measured runs during its slice
+                    bot.pause()
+                try:
+                    _collect()
+                    timed[name].extend(await side.run(count))
+                finally:
+                    for bot in others:
+                        bot.resume()
         took = time.perf_counter() - started
     gc.unfreeze()
     return timed, took

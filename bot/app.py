@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.ops import priority
 from bot.ops.logs import log_published, warn_http_errors
 from bot.render import pool as render_pool
 from bot.store import Store
@@ -174,9 +176,66 @@ class HomeGameBot(commands.AutoShardedBot):
         self.retry_first = RETRY_FIRST
         self._render_start: asyncio.Task[None] | None = None
         self.tree.on_error = handle_error  # type: ignore[assignment]
+        self._gateway_sockets: list[tuple[Any, int]] = []
+        # An interaction's handling goes first on the bot's loop (bot.ops.priority) for
+        # Discord's window to acknowledge it: every task its gateway event starts (the
+        # command tree's, the views', the on_interaction listeners) inherits that.
+        parsers = self._connection.parsers
+        parse_interaction = parsers["INTERACTION_CREATE"]
+
+        def urgent_interaction(data: Any) -> None:
+            priority.urgent_context(priority.INTERACTION_WINDOW).run(parse_interaction, data)
+
+        parsers["INTERACTION_CREATE"] = urgent_interaction
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's connect, its gateway tasks (the shard workers, which read and
+        parse every frame) urgent on the bot's loop for as long as they run."""
+        token = priority.URGENT.set(priority.FOREVER)
+        try:
+            await super().connect(reconnect=reconnect)
+        finally:
+            priority.URGENT.reset(token)
+
+    def _schedule_event(
+        self,
+        coro: Callable[..., Any],
+        event_name: str,
+        *args: Any,
+        **kwargs: Any,
+    ) -> asyncio.Task[Any]:
+        # discord.py's own (Client._schedule_event), but in a context of its own: the
+        # listeners of an interaction keep its urgency (set as it was parsed, above); no
+        # other event's do, though the gateway task that dispatches them is urgent.
+        seconds = 0.0 if event_name != "on_interaction" else priority.INTERACTION_WINDOW
+        context = contextvars.copy_context() if seconds else priority.urgent_context(0.0)
+        wrapped = self._run_event(coro, event_name, *args, **kwargs)
+        return self.loop.create_task(wrapped, name=f"discord.py: {event_name}", context=context)
+
+    def _read_gateway_first(self) -> None:
+        """Wrap ``http.ws_connect``: each gateway socket it opens is read first on the
+        bot's loop (``PriorityEventLoop.read_first``), those of closed ones no longer."""
+        http: Any = self.http
+        original = http.ws_connect
+
+        async def ws_connect(url: str, **kwargs: Any) -> Any:
+            socket = await original(url, **kwargs)
+            loop = asyncio.get_running_loop()
+            if isinstance(loop, priority.PriorityEventLoop):
+                for old, fd in [s for s in self._gateway_sockets if s[0].closed]:
+                    loop.read_in_turn(fd)
+                    self._gateway_sockets.remove((old, fd))
+                raw = socket.get_extra_info("socket")
+                if raw is not None:
+                    loop.read_first(raw.fileno())
+                    self._gateway_sockets.append((socket, raw.fileno()))
+            return socket
+
+        http.ws_connect = ws_connect
 
     async def setup_hook(self) -> None:
         warn_http_errors(self.http)  # every failed Discord REST call: one WARNING line
+        self._read_gateway_first()
         if self.settings.ui.images:
             # the image workers start now, in the background, not at the first hand dealt
             render_pool.configure(self.settings.ui.render_processes)

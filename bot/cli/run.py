@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.engine.errors import HomeGameError
+from bot.ops.priority import run as priority_run
 
 log = logging.getLogger("homegame.run")
 
@@ -53,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
 
     setup_logging(settings)  # the level from settings; the token masked in every line
     try:
-        return asyncio.run(serve(settings))
+        # the bot's loop answers interactions first (bot.ops.priority)
+        return priority_run(serve(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return 130
 

@@ -1,0 +1,65 @@
+"""On the bot's loop (bot.ops.priority) a click is urgent from its gateway frame to its
+acknowledgement, and only that: its listeners run urgent, the table's commit after the
+deferred answer does not, nor does any other event's listener; the gateway socket is
+read first."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.ops.priority import PriorityEventLoop, is_urgent
+from bot.testing import FakeMessage
+from tests.discord.conftest import World
+from tests.discord.tablebot import eventually, table_bot
+
+STAKES = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+ACTIONS = ("Check", "Call", "Bring in")
+
+
+def _act_label(table: FakeMessage) -> str | None:
+    enabled = {b["label"] for b in table.buttons() if not b.get("disabled")}
+    return next((x for x in ACTIONS if x in enabled), None)
+
+
+async def test_a_click_is_urgent_until_it_is_acknowledged(world: World) -> None:
+    fake = world.fake
+    async with table_bot(world) as bot:
+        seen: dict[str, list[bool]] = {"listener": [], "act": [], "other event": []}
+
+        async def on_interaction(interaction: Any) -> None:
+            seen["listener"].append(is_urgent())
+
+        async def on_socket_event_type(event: str) -> None:
+            seen["other event"].append(is_urgent())  # dispatched by the urgent gateway task
+
+        bot.add_listener(on_interaction, "on_interaction")
+        bot.add_listener(on_socket_event_type, "on_socket_event_type")
+        service: Any = bot.service
+        act = service.act
+
+        async def recording_act(*args: Any, **kwargs: Any) -> Any:
+            seen["act"].append(is_urgent())  # after the deferred answer
+            return await act(*args, **kwargs)
+
+        service.act = recording_act
+        reply = await (await fake.invoke(world.alice, world.channel, "razz", STAKES)).response()
+        table = reply.message
+        assert table is not None
+        await (await fake.click_label(world.bob, table, "Join")).response()
+        await (await fake.click_label(world.alice, table, "Start")).response()
+        await eventually(lambda: _act_label(table) is not None, what="the first bet")
+        view = await service.table_in_channel(world.channel.id)
+        (uid,) = view.to_act_user_ids
+        player = world.alice if uid == world.alice.id else world.bob
+        label = _act_label(table)
+        assert label is not None
+        reply = await (await fake.click_label(player, table, label)).response()
+        assert not reply.ephemeral
+        assert seen["listener"] and all(seen["listener"])
+        assert seen["act"] == [False]
+        assert seen["other event"] and not any(seen["other event"])
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, PriorityEventLoop)
+        (socket, fd), *_ = bot._gateway_sockets
+        assert not socket.closed and fd in loop._first_fds
