@@ -59,6 +59,10 @@ it (a handler that has not answered by then has failed anyway)."""
 
 FOREVER = math.inf
 
+_URGENT_GET = URGENT.get
+_monotonic = time.monotonic
+_Handle = asyncio.Handle
+
 GC_YOUNG = 700
 """New objects (tracked containers) after which the loop collects the young generation:
 Python's own default threshold."""
@@ -161,20 +165,36 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
         *args: *Ts,
         context: contextvars.Context | None = None,
     ) -> asyncio.Handle:
-        if not is_urgent(context):
-            return super().call_soon(callback, *args, context=context)
-        self._check_closed()  # type: ignore[attr-defined]
-        handle = asyncio.Handle(callback, args, self, context)
+        # called for every task step and future wake-up: asyncio's own work inlined (its
+        # debug mode keeps asyncio's checks), one look at the context's deadline added
+        if self._debug:  # type: ignore[attr-defined]
+            urgent = is_urgent(context)
+            handle = super().call_soon(callback, *args, context=context)
+            if urgent:
+                self._ready.remove(handle)  # type: ignore[attr-defined]
+                self._queue_urgent(handle)
+            return handle
+        if self._closed:  # type: ignore[attr-defined]
+            raise RuntimeError("Event loop is closed")
+        until = _URGENT_GET() if context is None else context.get(URGENT, 0.0)
+        handle = _Handle(callback, args, self, context)
+        if until and until > _monotonic():
+            self._queue_urgent(handle)
+        else:
+            self._ready.append(handle)  # type: ignore[attr-defined]
+        return handle
+
+    def _queue_urgent(self, handle: asyncio.Handle) -> None:
+        """At the head of the ready queue, after the urgent handles already there."""
         ready: Any = self._ready  # type: ignore[attr-defined]
         waiting = self._urgent_waiting
         ahead = 0
-        for queued in ready:  # the urgent ones already at the head stay ahead
+        for queued in ready:
             if queued not in waiting:
                 break
             ahead += 1
         ready.insert(ahead, handle)
         waiting.add(handle)
-        return handle
 
     def read_first(self, fd: int) -> None:
         """Reads of the socket ``fd`` go first among the socket events of each pass."""

@@ -10,6 +10,8 @@ import gc
 import socket
 import time
 
+import pytest
+
 from bot.ops import priority
 from bot.ops.priority import URGENT, PriorityEventLoop, end_urgency, is_urgent, urgent_context
 
@@ -25,8 +27,10 @@ async def _drain() -> None:
         await asyncio.sleep(0)
 
 
-async def test_urgent_callbacks_jump_the_queue_in_their_own_order() -> None:
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "asyncio-debug"])
+async def test_urgent_callbacks_jump_the_queue_in_their_own_order(debug: bool) -> None:
     loop = _loop()
+    loop.set_debug(debug)  # asyncio's debug mode keeps its own checks on every call
     ran: list[str] = []
     loop.call_soon(ran.append, "queued 1")
     loop.call_soon(ran.append, "queued 2")
@@ -35,6 +39,7 @@ async def test_urgent_callbacks_jump_the_queue_in_their_own_order() -> None:
     loop.call_soon(ran.append, "urgent 2", context=hot)
     loop.call_soon(ran.append, "queued 3")
     await _drain()
+    loop.set_debug(False)
     assert ran == ["urgent 1", "urgent 2", "queued 1", "queued 2", "queued 3"]
 
 
