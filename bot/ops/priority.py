@@ -42,7 +42,6 @@ import gc
 import math
 import select
 import sys
-import time
 import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar, TypeVarTuple
@@ -51,7 +50,8 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
 URGENT: contextvars.ContextVar[float] = contextvars.ContextVar("homegame_urgent", default=0.0)
-"""Until when (``time.monotonic()``) the work of this context goes first; 0: never."""
+"""Until when (the event loop's clock, ``loop.time()``) the work of this context goes first;
+0: never."""
 
 INTERACTION_WINDOW = 3.0
 """Seconds an interaction's handling is urgent at most: Discord's window to acknowledge
@@ -60,7 +60,6 @@ it (a handler that has not answered by then has failed anyway)."""
 FOREVER = math.inf
 
 _URGENT_GET = URGENT.get
-_monotonic = time.monotonic
 _Handle = asyncio.Handle
 
 GC_YOUNG = 700
@@ -79,9 +78,14 @@ GC_IDLE_LOOK = 1.0
 times a second)."""
 
 
+def _now() -> float:
+    """asyncio's own clock: urgency orders callbacks, it is never a time of day."""
+    return asyncio.get_running_loop().time()
+
+
 def urgent_for(seconds: float) -> None:
     """Make the current context's work urgent for ``seconds`` from now."""
-    URGENT.set(time.monotonic() + seconds)
+    URGENT.set(_now() + seconds)
 
 
 def end_urgency() -> None:
@@ -92,14 +96,14 @@ def end_urgency() -> None:
 def is_urgent(context: contextvars.Context | None = None) -> bool:
     """Whether work scheduled now in ``context`` (None: the current one) goes first."""
     until = URGENT.get() if context is None else context.get(URGENT, 0.0)
-    return bool(until) and until > time.monotonic()
+    return bool(until) and until > _now()
 
 
 def urgent_context(seconds: float) -> contextvars.Context:
     """A copy of the current context whose work is urgent for ``seconds`` (0: not urgent,
     whatever the current one is): for a task created with ``context=``."""
     context = contextvars.copy_context()
-    context.run(URGENT.set, time.monotonic() + seconds if seconds > 0 else 0.0)
+    context.run(URGENT.set, _now() + seconds if seconds > 0 else 0.0)
     return context
 
 
@@ -178,7 +182,7 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
             raise RuntimeError("Event loop is closed")
         until = _URGENT_GET() if context is None else context.get(URGENT, 0.0)
         handle = _Handle(callback, args, self, context)
-        if until and until > _monotonic():
+        if until and until > self.time():
             self._queue_urgent(handle)
         else:
             self._ready.append(handle)  # type: ignore[attr-defined]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import socket
-import time
 
 import pytest
 
@@ -47,7 +46,7 @@ async def test_a_passed_deadline_or_no_urgency_keeps_first_in_first_out() -> Non
     loop = _loop()
     ran: list[str] = []
     stale = urgent_context(0.0)
-    stale.run(URGENT.set, time.monotonic() - 1.0)  # its window is over
+    stale.run(URGENT.set, loop.time() - 1.0)  # its window is over
     loop.call_soon(ran.append, "first")
     loop.call_soon(ran.append, "stale", context=stale)
     loop.call_soon(ran.append, "plain", context=urgent_context(0.0))
