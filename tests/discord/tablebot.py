@@ -151,3 +151,14 @@ def dm_cards(world: World, user: FakeUser) -> list[Card]:
 def footer_state(message: FakeMessage) -> int:
     text = str(message.embeds[0].get("footer", {}).get("text", ""))
     return int(text.rsplit("state ", 1)[1])
+
+
+RAZZ_STAKES = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+RAZZ_ACTIONS = ("Check", "Call", "Bring in")
+
+
+def razz_act_label(table: FakeMessage) -> str | None:
+    """The label of the Razz action a bench-style player presses (Check, else Call, else
+    Bring in), if the table message shows one enabled."""
+    enabled = {b["label"] for b in table.buttons() if not b.get("disabled")}
+    return next((x for x in RAZZ_ACTIONS if x in enabled), None)

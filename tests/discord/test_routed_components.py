@@ -5,17 +5,17 @@ per message, however many times they are edited."""
 
 from __future__ import annotations
 
-from bot.testing import FakeMessage
 from tests.discord.conftest import World
-from tests.discord.tablebot import eventually, footer_state, hand_dm, table_bot
+from tests.discord.tablebot import (
+    RAZZ_STAKES,
+    eventually,
+    footer_state,
+    hand_dm,
+    razz_act_label,
+    table_bot,
+)
 
-STAKES = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
-ACTIONS = ("Check", "Call", "Bring in")
-
-
-def _act_label(table: FakeMessage) -> str | None:
-    enabled = {b["label"] for b in table.buttons() if not b.get("disabled")}
-    return next((x for x in ACTIONS if x in enabled), None)
+STAKES = RAZZ_STAKES
 
 
 async def test_table_clicks_keep_no_view_per_message_in_discord_py(world: World) -> None:
@@ -32,7 +32,7 @@ async def test_table_clicks_keep_no_view_per_message_in_discord_py(world: World)
         while clicks < 6:
             view = await bot.service.table_in_channel(world.channel.id)
             assert view is not None
-            label = _act_label(table)
+            label = razz_act_label(table)
             if not view.to_act_user_ids or label is None:
                 before = table.latest
                 await eventually(lambda b=before: table.latest is not b, what="the next deal")

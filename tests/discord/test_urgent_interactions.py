@@ -9,17 +9,10 @@ import asyncio
 from typing import Any
 
 from bot.ops.priority import PriorityEventLoop, is_urgent
-from bot.testing import FakeMessage
 from tests.discord.conftest import World
-from tests.discord.tablebot import eventually, table_bot
+from tests.discord.tablebot import RAZZ_STAKES, eventually, razz_act_label, table_bot
 
-STAKES = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
-ACTIONS = ("Check", "Call", "Bring in")
-
-
-def _act_label(table: FakeMessage) -> str | None:
-    enabled = {b["label"] for b in table.buttons() if not b.get("disabled")}
-    return next((x for x in ACTIONS if x in enabled), None)
+STAKES = RAZZ_STAKES
 
 
 async def test_a_click_is_urgent_until_it_is_acknowledged(world: World) -> None:
@@ -48,11 +41,11 @@ async def test_a_click_is_urgent_until_it_is_acknowledged(world: World) -> None:
         assert table is not None
         await (await fake.click_label(world.bob, table, "Join")).response()
         await (await fake.click_label(world.alice, table, "Start")).response()
-        await eventually(lambda: _act_label(table) is not None, what="the first bet")
+        await eventually(lambda: razz_act_label(table) is not None, what="the first bet")
         view = await service.table_in_channel(world.channel.id)
         (uid,) = view.to_act_user_ids
         player = world.alice if uid == world.alice.id else world.bob
-        label = _act_label(table)
+        label = razz_act_label(table)
         assert label is not None
         reply = await (await fake.click_label(player, table, label)).response()
         assert not reply.ephemeral
