@@ -9,7 +9,6 @@ transfers' buttons, and that new message is the one kept up to date from then on
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from bot.render.text import plain_name, plural
 from bot.store import PeriodResults
 from bot.store.night_models import Settlement
 from cogs._answer import defer, send
+from cogs._files import upload
 from cogs._night_items import PaidButton
 
 if TYPE_CHECKING:
@@ -212,9 +212,9 @@ class SettlePost:
         if not complete:
             # more players or transfers than a message shows: all of it, as text
             files.append(
-                discord.File(
-                    io.BytesIO(report.plain.encode("utf-8")),
-                    filename=f"settle-up-{results.label.replace(' #', '-').replace(' ', '-')}.txt",
+                upload(
+                    report.plain.encode("utf-8"),
+                    f"settle-up-{results.label.replace(' #', '-').replace(' ', '-')}.txt",
                 )
             )
         images = self.bot.settings.ui.images and (league is None or league.images)
@@ -242,7 +242,7 @@ class SettlePost:
                 if bank
                 else None,
             )
-            files.append(discord.File(io.BytesIO(picture), filename="night.png"))
+            files.append(upload(picture, "night.png"))
             embed.set_image(url="attachment://night.png")
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": _NONE}
         if files:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -53,6 +52,7 @@ from cogs._delivery import (
     is_permanent,
     jump_url,
 )
+from cogs._files import upload
 from cogs._house import rabbit_view
 from cogs._pictures import (
     HAND_FILE,
@@ -186,7 +186,7 @@ class TablePublisher:
         alt = f"{picture.label}: {' '.join(c.pretty for c in picture.cards)}"
         if picture.board:
             alt += f"; board {' '.join(c.pretty for c in picture.board)}"
-        return discord.File(io.BytesIO(png), filename=HAND_FILE, description=alt[:1024])
+        return upload(png, HAND_FILE, description=alt[:1024])
 
     async def _hand_attachments(
         self, pv: PrivateView, message_id: int
@@ -317,9 +317,7 @@ class TablePublisher:
                     f"{name} {' '.join(c.pretty for c in cards)} {hand}".strip()
                     for name, cards, hand in picture.hands
                 )
-                extra["file"] = discord.File(
-                    io.BytesIO(png), filename=SHOWDOWN_FILE, description=alt[:1024]
-                )
+                extra["file"] = upload(png, SHOWDOWN_FILE, description=alt[:1024])
             try:
                 await channel.send(
                     text[:2000], allowed_mentions=discord.AllowedMentions.none(), **extra

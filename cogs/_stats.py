@@ -6,7 +6,6 @@ head with ``versus:``) and the leaderboard ranked by a statistic. The figures co
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ from bot.render.pool import render
 from bot.render.statcard import render_stat_card
 from bot.render.text import format_chips, plain_name, plural, safe_name
 from bot.store import Season
+from cogs._files import upload
 
 if TYPE_CHECKING:
     from bot.app import HomeGameBot
@@ -148,12 +148,12 @@ async def stats_answer(
         "" if game is None else f" · {name(game)}"
     )
     card = await render(render_stat_card, title, labels, card_rows(columns, games, name))
-    files = [discord.File(io.BytesIO(card), filename="stats.png")]
+    files = [upload(card, "stats.png")]
     if points:
         chart = await render(
             render_balance_chart,
             [(datetime.fromtimestamp(at, UTC), balance) for at, balance in points],
             title=f"{labels[0]}: balance as played, season {season.number}",
         )
-        files.append(discord.File(io.BytesIO(chart), filename="balance.png"))
+        files.append(upload(chart, "balance.png"))
     return "\n".join(lines), files

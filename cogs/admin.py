@@ -11,7 +11,6 @@ changes.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ from bot.store._base import UNSET
 from bot.store.nights import chip_value_of
 from bot.store.privacy import refuse_if_seated, stored_names
 from cogs._answer import arm_command, defer, send
+from cogs._files import upload
 from cogs._members import member_names
 
 if TYPE_CHECKING:
@@ -634,7 +634,7 @@ class AdminCog(commands.Cog, name="LeagueAdmin"):
             f"{len(rows)} ledger entries of season {chosen.number}"
             + ("" if user is None else f" involving {user.mention}")
             + ".",
-            file=discord.File(io.BytesIO(ledger_csv(rows, names, games=games)), filename=name),
+            file=upload(ledger_csv(rows, names, games=games), name),
             ephemeral=True,
             allowed_mentions=_NONE,
         )

@@ -11,7 +11,6 @@ has every card the viewer never saw written ``??``.
 
 from __future__ import annotations
 
-import io
 import re
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,7 @@ from bot.render.text import format_chips, plural
 from bot.store import NotFound, Season
 from bot.tournament.points import show as show_points
 from cogs._answer import arm_command, defer, send
+from cogs._files import upload
 from cogs._ids import (
     LeaderboardId,
     build_leaderboard_id,
@@ -554,26 +554,15 @@ class LeagueCog(commands.Cog, name="League"):
                 closed=closed,
                 redacted=lambda h: redact_history(h, events, viewer_seat),
             )
-            files.append(
-                discord.File(
-                    io.BytesIO(text.encode("utf-8")),
-                    filename=_history_filename(hand.game, hand_id),
-                )
-            )
+            files.append(upload(text.encode("utf-8"), _history_filename(hand.game, hand_id)))
         # beside it, the same hand in PokerStars' format (for PokerTracker, Hold'em Manager):
         # the viewer's own hole cards and what everyone saw, nobody else's down cards
         stars = pokerstars_of_row(rows[0], viewer=viewer) if rows else None
         if stars is not None:
-            files.append(
-                discord.File(
-                    io.BytesIO(stars.encode("utf-8")), filename=f"hand-{hand_id}-pokerstars.txt"
-                )
-            )
+            files.append(upload(stars.encode("utf-8"), f"hand-{hand_id}-pokerstars.txt"))
         limit = REPLAY_LIMIT - sum(len(line) + 1 for line in shuffle)
         if len(replay) > limit:
-            files.append(
-                discord.File(io.BytesIO(replay.encode("utf-8")), filename=f"hand-{hand_id}.txt")
-            )
+            files.append(upload(replay.encode("utf-8"), f"hand-{hand_id}.txt"))
             replay = replay[: limit - 40].rsplit("\n", 1)[0] + "\n… (full replay attached)"
         if shuffle:
             replay = "\n".join([*shuffle, replay])

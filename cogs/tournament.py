@@ -11,7 +11,6 @@ Discord allows 25 options per command: ``/tournament create`` has 22.
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ from cogs._answer import arm_command, defer, send
 from cogs._coalesce import Coalescer
 from cogs._delivery import DM_CLOSED, is_permanent
 from cogs._errors import refuse
+from cogs._files import upload
 from cogs._table_commands import _may_manage
 from cogs._tournament_render import (
     lobby_components,
@@ -515,9 +515,9 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             results_rows(r),
             results_footer(r),
         )
-        return discord.File(
-            io.BytesIO(png),
-            filename=f"tournament-{r.number}.png",
+        return upload(
+            png,
+            f"tournament-{r.number}.png",
             description=f"{r.title}: results"[:1024],
         )
 
