@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.engine.cards import parse_card
 from bot.engine.errors import HomeGameError, InvalidConfig
-from bot.ops.priority import end_urgency
+from bot.ops.priority import answered
 from bot.render.text import safe_name
 from bot.tables.channels import check_channel, parent_channel
 from bot.tables.errors import StaleAction
@@ -491,7 +491,7 @@ class TablesCog(
             # a refused click at once; one refused under the table's lock (a double click, a
             # timer that acted first) gets an ephemeral follow-up.
             await interaction.response.defer()
-            end_urgency()  # answered: the commit and the edits queue as any other work
+            await answered()  # the commit and the edits queue as any other work
         if cid.action == "join" and seated:
             # the idle rule sat this player out: Join brings them back for the next game
             await self._answer_table(interaction, await service.back(tid, uid))
