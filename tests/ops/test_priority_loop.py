@@ -161,3 +161,22 @@ def test_a_loop_that_collects_gives_python_its_thresholds_back() -> None:
     assert gc.get_threshold()[0] == max(own[0], priority.GC_BEHIND)
     loop.close()
     assert gc.get_threshold() == own
+
+
+async def test_an_answered_handler_goes_on_after_the_urgent_work_queued_meanwhile() -> None:
+    loop = _loop()
+    order: list[str] = []
+
+    async def click(name: str) -> None:
+        order.append(f"{name} answers")
+        await priority.answered()  # the rest (its commit, its edits) is ordinary work
+        assert not is_urgent()
+        order.append(f"{name} commits")
+
+    window = priority.INTERACTION_WINDOW
+    first = loop.create_task(click("first"), context=urgent_context(window))
+    second = loop.create_task(click("second"), context=urgent_context(window))
+    await asyncio.gather(first, second)
+    # with end_urgency() alone the first click would commit in its answering step,
+    # ahead of the second click's answer
+    assert order == ["first answers", "second answers", "first commits", "second commits"]
