@@ -204,9 +204,11 @@ class Store:
         return store
 
     async def close(self) -> None:
-        while self._writer is not None:  # let the queued actions land first
+        while (writer := self._writer) is not None:  # let the queued actions land first
             with contextlib.suppress(BaseException):
-                await asyncio.shield(self._writer)
+                await asyncio.shield(writer)
+            if self._writer is writer:  # ended without its own clean-up (cancelled unstarted)
+                self._writer_done(writer)
         async with self._lock:
             try:
                 if self.checkpointer is not None:
@@ -319,7 +321,21 @@ class Store:
         self._queue.append((fn, fut))
         if self._writer is None:
             self._writer = asyncio.create_task(self._drain())
+            self._writer.add_done_callback(self._writer_done)
         return await fut
+
+    def _writer_done(self, writer: asyncio.Task[None]) -> None:
+        """When the writer task ends: if it ended without running its own clean-up (a
+        task cancelled before its first step never enters :meth:`_drain`), forget it and
+        fail the actions it would have written, so neither they nor :meth:`close` wait for
+        it forever."""
+        if self._writer is not writer:
+            return
+        self._writer = None
+        for _, fut in self._queue:
+            if not fut.done():
+                fut.set_exception(StoreError("the store's writer stopped"))
+        self._queue.clear()
 
     async def _drain(self) -> None:
         """The group commit's writer: while actions wait, take the store's lock (so other

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.engine.events import public
-from bot.store import ActionRecord, Overdraft, StaleVersion, Store, TableAccounts
+from bot.store import ActionRecord, Overdraft, StaleVersion, Store, StoreError, TableAccounts
 from tests.store.conftest import ALICE, BOB, CAROL, GUILD
 
 
@@ -221,3 +221,26 @@ async def test_store_keeps_savepoint_journals_in_memory(store: Store) -> None:
     async with store._db.execute("PRAGMA temp_store") as cur:
         row = await cur.fetchone()
     assert row is not None and row[0] == 2
+
+
+async def test_group_commit_writer_cancelled_before_its_first_step_fails_its_actions_and_close_ends(
+    store: Store,
+) -> None:
+    """A writer task cancelled before it ever ran (a shutdown cancelling every task) never
+    enters its own clean-up: its queued actions get an error instead of waiting forever, and
+    closing the store does not spin on the finished task (a hang seen once in CI's run)."""
+    ((accounts, hand_id),) = await _tables(store, 1)
+    async with store.transaction() as tx:  # holds the lock: the next action queues a writer
+        await tx.current_season(GUILD)
+        action = asyncio.ensure_future(_act(store, accounts, hand_id, [(ALICE, 5, "bet")]))
+        for _ in range(200):
+            if store._writer is not None:
+                break
+            await asyncio.sleep(0)
+        writer = store._writer
+        assert writer is not None
+        writer.cancel()  # before its first step: the lock is still ours
+    with pytest.raises(StoreError, match="writer stopped"):
+        await asyncio.wait_for(action, 60)
+    assert store._writer is None and not store._queue
+    await asyncio.wait_for(store.close(), 60)
