@@ -107,7 +107,14 @@ class Coalescer:
 
     def _start(self, key: str) -> None:
         if key in self._pending and key not in self._running:
-            self._running[key] = asyncio.create_task(self._drain(key), name=f"update-{key}")
+            task = self._running[key] = asyncio.create_task(self._drain(key), name=f"update-{key}")
+            task.add_done_callback(lambda done: self._ended(key, done))
+
+    def _ended(self, key: str, task: asyncio.Task[None]) -> None:
+        """A drain task ended: forget it even if it never ran (a task cancelled before its
+        first step skips :meth:`_drain`'s clean-up), so :meth:`idle` does not wait on it."""
+        if self._running.get(key) is task:
+            del self._running[key]
 
     @contextlib.contextmanager
     def hold(self) -> Iterator[None]:
@@ -199,7 +206,8 @@ class Coalescer:
                 except Exception:
                     log.exception("update of %s failed", key)
         finally:
-            self._running.pop(key, None)
+            if self._running.get(key) is asyncio.current_task():
+                del self._running[key]
 
     def delayed(self, key: str) -> bool:
         """Whether the job of ``key`` waiting or running now is a delayed one."""

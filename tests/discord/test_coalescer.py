@@ -83,3 +83,22 @@ async def test_newest_job_replaces_the_waiting_one_for_the_same_message() -> Non
     gate.set()
     await updates.idle()
     assert seen == [0, 4]  # the first was running; of the rest only the newest runs
+
+
+async def test_an_update_cancelled_before_it_ran_is_forgotten_so_idle_ends() -> None:
+    """cancel() (the cog unloading) can stop a drain task before its first step, which then
+    never runs its own clean-up: the coalescer still forgets it, so idle() (tests, shutdown)
+    does not wait on a finished task forever."""
+    updates = Coalescer(limit=4)
+    ran: list[str] = []
+
+    async def edit() -> None:
+        ran.append("edit")
+
+    updates.submit("table:1", edit)
+    updates.cancel()  # in the same step: the drain task has not started
+    await asyncio.wait_for(updates.idle(), HANG)
+    assert ran == []
+    updates.submit("table:1", edit)  # and the message's next update runs
+    await asyncio.wait_for(updates.idle(), HANG)
+    assert ran == ["edit"]
