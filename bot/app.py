@@ -60,6 +60,22 @@ RETRY_MAX = 60.0
 """Login retries while Discord is unreachable: the first after RETRY_FIRST seconds, each
 later one twice as late, at most RETRY_MAX apart."""
 
+SHUTDOWN_GRACE = 10.0
+"""Seconds a stopping bot gives the interactions it is handling, then the message edits
+they queued, to finish before it closes its connection and the store: a command cut off
+half-way would fail against the closed session and leave its user without an answer."""
+
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+    "discord.py: on_interaction",
+)
+"""The names discord.py (and :meth:`HomeGameBot._schedule_event`) give the tasks that
+handle one interaction: a slash command, a view's or dynamic item's click, a modal, the
+``on_interaction`` listeners."""
+
 
 def invite_url(application_id: int) -> str:
     """The OAuth2 link that adds the bot with the permissions it needs and slash commands."""
@@ -174,6 +190,7 @@ class HomeGameBot(commands.AutoShardedBot):
         self._closing = asyncio.Event()
         self._announced = False
         self.retry_first = RETRY_FIRST
+        self.shutdown_grace = SHUTDOWN_GRACE
         self._render_start: asyncio.Task[None] | None = None
         self.tree.on_error = handle_error  # type: ignore[assignment]
         self._gateway_sockets: list[tuple[Any, int]] = []
@@ -196,6 +213,27 @@ class HomeGameBot(commands.AutoShardedBot):
             await super().connect(reconnect=reconnect)
         finally:
             priority.URGENT.reset(token)
+
+    async def _finish_handling(self, seconds: float) -> None:
+        """Wait until no interaction is being handled (see :data:`HANDLER_TASKS`), at most
+        ``seconds``; then say which are cut off."""
+        me = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while True:
+            busy = [
+                t
+                for t in asyncio.all_tasks()
+                if t is not me and not t.done() and t.get_name().startswith(HANDLER_TASKS)
+            ]
+            remaining = end - loop.time()
+            if not busy:
+                return
+            if remaining <= 0:
+                names = ", ".join(sorted(t.get_name() for t in busy))
+                log.warning("stopping with %d interaction(s) still handled: %s", len(busy), names)
+                return
+            await asyncio.wait(busy, timeout=remaining)
 
     def _schedule_event(
         self,
@@ -336,6 +374,7 @@ class HomeGameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self._closing.set()
+        await self._finish_handling(self.shutdown_grace)
         if self.tournaments is not None:
             await self.tournaments.stop()
         if self._render_start is not None and not self._render_start.done():

@@ -12,12 +12,14 @@ interaction, so the two never race (Discord refuses a second initial callback, 4
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from typing import Any
 
 import discord
 
 from bot import games as registry
+
+log = logging.getLogger("homegame.answer")
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before it is deferred (Discord's limit is 3)."""
@@ -40,8 +42,12 @@ def arm(interaction: discord.Interaction, *, ephemeral: bool, after: float = DEF
         await asyncio.sleep(after)
         async with _lock(interaction):
             if not interaction.response.is_done():
-                with contextlib.suppress(discord.HTTPException):
+                try:
                     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                except discord.HTTPException:
+                    pass  # answered meanwhile, or Discord dropped it: the command says
+                except Exception as exc:  # e.g. the connection closed under a stopping bot
+                    log.warning("could not defer interaction %s: %r", interaction.id, exc)
 
     task = asyncio.get_running_loop().create_task(later())
     _TASKS.add(task)  # keep a reference until it has run

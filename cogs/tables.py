@@ -179,6 +179,12 @@ class TablesCog(
     async def cog_unload(self) -> None:
         if self.bot.relay is not None and self.bot.relay.target is self:
             self.bot.relay.target = None
+        # what the last changes show goes out first (a stopping bot leaves no table
+        # message behind its state), then whatever is left is dropped
+        try:
+            await asyncio.wait_for(self.updates.idle(), self.bot.shutdown_grace)
+        except TimeoutError:
+            log.warning("stopping with message updates still unsent")
         self.updates.cancel()
         self._cancel_pings()
 
