@@ -27,6 +27,9 @@ from bot.store.stat_hands import HandRow
 from bot.tables.sim import SIM_GUILD
 from tests.league.pokerstars_reader import FormatError, read, read_file
 
+# the 10,000 simulated hands (sim_db) are built once, by the worker that runs these
+pytestmark = pytest.mark.xdist_group("sim_db")
+
 BETTING = ("f", "cc", "cbr", "pb")
 
 

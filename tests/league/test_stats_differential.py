@@ -16,11 +16,16 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from bot.league.collect import FactsCache
 from bot.store import Store
 from bot.store.stat_hands import HandRow
 from bot.tables.sim import SIM_GUILD
 from tests.league.second_stats import Second, expected_nets, guts_game, poker_hand
+
+# the 10,000 simulated hands (sim_db) are built once, by the worker that runs these
+pytestmark = pytest.mark.xdist_group("sim_db")
 
 COUNTS = (
     "hands",
