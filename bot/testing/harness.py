@@ -79,7 +79,9 @@ async def running_client(
             ready.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ready
-            await client.close()
+            # bounded: a close that never ends fails the test instead of hanging the run
+            # (a hang in an async fixture's teardown was seen once, with the bot connected)
+            await asyncio.wait_for(client.close(), timeout)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, timeout)
 
