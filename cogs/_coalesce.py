@@ -229,6 +229,15 @@ class Coalescer:
         finally:
             self._flushing -= 1
 
+    async def close(self, timeout: float) -> None:
+        """A cog unloading (the bot stopping): send what the last changes show, waiting at
+        most ``timeout`` seconds, then drop whatever is left."""
+        try:
+            await asyncio.wait_for(self.idle(), timeout)
+        except TimeoutError:
+            log.warning("stopping with message updates still unsent")
+        self.cancel()
+
     def cancel(self) -> None:
         self._pending.clear()
         for task in self._running.values():

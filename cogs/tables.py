@@ -179,13 +179,7 @@ class TablesCog(
     async def cog_unload(self) -> None:
         if self.bot.relay is not None and self.bot.relay.target is self:
             self.bot.relay.target = None
-        # what the last changes show goes out first (a stopping bot leaves no table
-        # message behind its state), then whatever is left is dropped
-        try:
-            await asyncio.wait_for(self.updates.idle(), self.bot.shutdown_grace)
-        except TimeoutError:
-            log.warning("stopping with message updates still unsent")
-        self.updates.cancel()
+        await self.updates.close(self.bot.shutdown_grace)  # the last changes shown first
         self._cancel_pings()
 
     # ------------------------------------------------------------------ opening tables

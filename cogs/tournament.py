@@ -10,7 +10,6 @@ Discord allows 25 options per command: ``/tournament create`` has 22.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -113,13 +112,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     async def cog_unload(self) -> None:
         if self.director.subscriber is self:
             self.director.subscriber = None
-        # the lobbies and tables show their last changes before the bot stops (as the
-        # tables cog does), then whatever is left is dropped
-        try:
-            await asyncio.wait_for(self.updates.idle(), self.bot.shutdown_grace)
-        except TimeoutError:
-            log.warning("stopping with tournament message updates still unsent")
-        self.updates.cancel()
+        await self.updates.close(self.bot.shutdown_grace)  # the last changes shown first
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -102,3 +102,24 @@ async def test_an_update_cancelled_before_it_ran_is_forgotten_so_idle_ends() -> 
     updates.submit("table:1", edit)  # and the message's next update runs
     await asyncio.wait_for(updates.idle(), HANG)
     assert ran == ["edit"]
+
+
+async def test_close_sends_what_is_waiting_then_drops_an_update_that_never_ends() -> None:
+    """A cog unloading: a waiting update (even a delayed one) is sent first; one that
+    cannot finish within the grace is cancelled, and close() returns."""
+    updates = Coalescer(limit=4)
+    sent: list[str] = []
+    never = asyncio.Event()
+
+    async def edit() -> None:
+        sent.append("edit")
+
+    async def stuck() -> None:
+        await never.wait()
+
+    updates.submit("table:1", edit, delay=3600.0)
+    await asyncio.wait_for(updates.close(HANG), HANG)
+    assert sent == ["edit"]
+    updates.submit("table:2", stuck)
+    await asyncio.wait_for(updates.close(0.0), HANG)
+    await asyncio.wait_for(updates.idle(), HANG)  # the stuck one was cancelled
