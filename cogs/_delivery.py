@@ -20,6 +20,9 @@ RENEW_AFTER = 45 * 60.0
 one instead of edited: Discord caps edits of messages older than an hour (30046), and the
 replacement itself needs a few edits of the old one (retiring it) before that hour."""
 
+EDITS_CAPPED_AFTER = 60 * 60.0
+"""Seconds after which Discord caps a message's edits (30046): an edit then is refused."""
+
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
