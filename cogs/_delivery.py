@@ -9,6 +9,7 @@ gets better by retrying, so none may hold up the table's other updates.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -74,3 +75,22 @@ class OnceLog:
 
     def forget(self, table_id: int, what: str) -> None:
         self._seen.discard((table_id, what))
+
+
+async def retire_message(
+    old: discord.PartialMessage, *, content: str, editable: bool = True
+) -> None:
+    """Strip a replaced message's buttons and point to its successor (``content``); past
+    Discord's hour (the edit refused, or known too old: ``editable`` False) delete it
+    instead, so none of its buttons stays."""
+    if editable:
+        try:
+            await old.edit(content=content, embeds=[], attachments=[], view=None)
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException as exc:
+            if not is_permanent(exc):
+                raise
+    with contextlib.suppress(discord.HTTPException):
+        await old.delete()

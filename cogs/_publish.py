@@ -51,6 +51,7 @@ from cogs._delivery import (
     due_for_renewal,
     is_permanent,
     jump_url,
+    retire_message,
 )
 from cogs._files import upload
 from cogs._house import rabbit_view
@@ -366,16 +367,7 @@ class TablePublisher:
         if message_id in self._retired:
             self._retired.discard(message_id)
             return
-        try:
-            await old.edit(content=content, embeds=[], attachments=[], view=None)
-            return
-        except discord.NotFound:
-            return
-        except discord.HTTPException as exc:
-            if not is_permanent(exc):
-                raise
-        with contextlib.suppress(discord.HTTPException):
-            await old.delete()
+        await retire_message(old, content=content)
 
     async def _renew_table(
         self, table_id: int, view: TableView, channel_id: int, old_id: int | None

@@ -32,18 +32,10 @@ from bot.tournament.presets import PRESETS
 from bot.tournament_service import Notices, Post, TournamentService
 from cogs._answer import arm_command, defer, send
 from cogs._coalesce import Coalescer
-from cogs._delivery import (
-    DM_CLOSED,
-    EDITS_CAPPED_AFTER,
-    OLD_MESSAGE_EDITS,
-    UNKNOWN_MESSAGE,
-    due_for_renewal,
-    is_permanent,
-    jump_url,
-    message_age,
-)
+from cogs._delivery import DM_CLOSED, is_permanent
 from cogs._errors import refuse
 from cogs._files import upload
+from cogs._lobby import LobbyPublisher
 from cogs._table_commands import _may_manage
 from cogs._tournament_render import (
     lobby_components,
@@ -62,7 +54,6 @@ log = logging.getLogger("homegame.tournament")
 TOURNAMENTS_OPEN = "Tournaments open"
 _NONE = discord.AllowedMentions.none()
 
-LOBBY_MOVED = "This tournament's lobby moved to a newer message:"
 GAME_CHOICES = [app_commands.Choice(name=t.title, value=t.key) for t in registry.tournament_games()]
 BETTING_CHOICES = [app_commands.Choice(name=b, value=b) for b in registry.BETTINGS]
 STRUCTURE_CHOICES = [app_commands.Choice(name=s, value=s) for s in PRESETS]
@@ -101,7 +92,7 @@ def guild_of(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-class TournamentCog(commands.Cog, name="Tournaments"):
+class TournamentCog(LobbyPublisher, commands.Cog, name="Tournaments"):
     tournament = app_commands.Group(
         name="tournament",
         description="A tournament: buy-in, blinds on a clock, rebuys, payouts, league points",
@@ -462,82 +453,6 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             )
         if notices.lobby or notices.results:
             self._refresh_lobby(tournament_id)
-
-    def _refresh_lobby(self, tournament_id: int) -> None:
-        self.updates.submit(f"lobby:{tournament_id}", lambda: self._update_lobby(tournament_id))
-
-    async def _lobby_where(self, tournament_id: int) -> tuple[int, int] | None:
-        known = self._lobby_at.get(tournament_id)
-        if known is not None:
-            return known
-        async with self.bot.store.read() as tx:
-            row = await tx.tournament(tournament_id)
-        if row.lobby_message_id is None or row.lobby_channel_id is None:
-            return None
-        self._lobby_at[tournament_id] = (row.lobby_channel_id, row.lobby_message_id)
-        return self._lobby_at[tournament_id]
-
-    async def _update_lobby(self, tournament_id: int) -> None:
-        """Show the tournament as it is now on its lobby message. A tournament runs for
-        hours and Discord caps edits of hour-old messages (30046): a lobby
-        :data:`~cogs._delivery.RENEW_AFTER` old (or refused as one, or deleted) is
-        replaced by a fresh message, as a table message is, while the tournament still
-        takes registrations or plays; a finished one's lobby is final."""
-        where = await self._lobby_where(tournament_id)
-        if where is None:
-            return
-        lobby = self.director.lobby(tournament_id)
-        channel_id, message_id = where
-        live = lobby.status in ("registering", "running")
-        if live and due_for_renewal(message_id, self.director.clock()):
-            await self._renew_lobby(tournament_id, channel_id, message_id)
-            return
-        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await message.edit(embed=lobby_embed(lobby), view=lobby_components(lobby))
-        except discord.HTTPException as exc:
-            if live and exc.code == OLD_MESSAGE_EDITS:
-                await self._renew_lobby(tournament_id, channel_id, message_id)
-                return
-            if live and isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_MESSAGE:
-                await self._renew_lobby(tournament_id, channel_id, None)  # deleted: repost
-                return
-            if not is_permanent(exc):
-                raise
-            log.warning("tournament %s: the lobby edit was refused (%s)", tournament_id, exc)
-
-    async def _renew_lobby(self, tournament_id: int, channel_id: int, old_id: int | None) -> None:
-        """Post a fresh lobby, remember it (a restart keeps using it), then retire the old
-        one: its buttons gone and a link to the new one; past Discord's hour (an edit
-        would be refused) it is deleted instead, so no stale button stays."""
-        lobby = self.director.lobby(tournament_id)
-        channel = self.bot.get_partial_messageable(channel_id)
-        try:
-            sent = await channel.send(
-                embed=lobby_embed(lobby), view=lobby_components(lobby), allowed_mentions=_NONE
-            )
-        except discord.HTTPException as exc:
-            if not is_permanent(exc):
-                raise
-            log.warning("tournament %s: the new lobby was refused (%s)", tournament_id, exc)
-            return
-        await self.director.set_lobby(tournament_id, channel_id, sent.id)
-        self._lobby_at[tournament_id] = (channel_id, sent.id)
-        if old_id is None:
-            return
-        old = channel.get_partial_message(old_id)
-        if message_age(old_id, self.director.clock()) < EDITS_CAPPED_AFTER:
-            link = jump_url(lobby.guild_id, channel_id, sent.id)
-            try:
-                await old.edit(content=f"{LOBBY_MOVED} {link}", embeds=[], view=None)
-                return
-            except discord.NotFound:
-                return
-            except discord.HTTPException as exc:
-                if not is_permanent(exc):
-                    raise
-        with contextlib.suppress(discord.HTTPException):
-            await old.delete()
 
     async def _post(self, tournament_id: int) -> None:
         outbox = self._outbox.get(tournament_id, [])
