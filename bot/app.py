@@ -26,7 +26,7 @@ from bot.ops.logs import log_published, warn_http_errors
 from bot.render import pool as render_pool
 from bot.store import Store
 from cogs._errors import handle_error
-from cogs._items import HistorySelect, LeaderboardButton, route_component
+from cogs._items import HistorySelect, LeaderboardButton, lighten_click, route_component
 from cogs._mixed import GameSelect
 from cogs._tournament_items import TournamentButton
 
@@ -194,14 +194,34 @@ class HomeGameBot(commands.AutoShardedBot):
         self._render_start: asyncio.Task[None] | None = None
         self.tree.on_error = handle_error  # type: ignore[assignment]
         self._gateway_sockets: list[tuple[Any, int]] = []
+        self.early_answer: Callable[[Any], bool] | None = None
+        """Set by the tables cog (cogs._early): sees each interaction's raw data first, and
+        may acknowledge a move at the table before discord.py has parsed it."""
         # An interaction's handling goes first on the bot's loop (bot.ops.priority) for
         # Discord's window to acknowledge it: every task its gateway event starts (the
-        # command tree's, the views', the on_interaction listeners) inherits that.
+        # command tree's, the views', the on_interaction listeners) inherits that. A click
+        # of a table control is parsed without the embeds and components of the message it
+        # came from (cogs._items.lighten_click): no handler of it reads them.
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
 
         def urgent_interaction(data: Any) -> None:
-            priority.urgent_context(priority.INTERACTION_WINDOW).run(parse_interaction, data)
+            context = priority.urgent_context(priority.INTERACTION_WINDOW)
+            lighten_click(data)
+            early = self.early_answer
+            answered = False
+            if early is not None:
+                try:
+                    answered = context.run(early, data)
+                except Exception:  # never in the way of discord.py's own handling
+                    log.exception("answering interaction %s early failed", data.get("id"))
+            if answered:
+                # Its answer is on its way (the loop's next steps, urgent): discord.py's
+                # parse of the click and its handling follow as any other work, as they
+                # would once answered; urgent, they would go before the answer's body.
+                self.loop.call_soon(parse_interaction, data, context=priority.urgent_context(0))
+            else:
+                context.run(parse_interaction, data)
 
         parsers["INTERACTION_CREATE"] = urgent_interaction
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import games as registry
 from bot.engine.errors import HomeGameError
@@ -142,7 +141,7 @@ def sizes_view(cid: CustomId, option: ActionOption) -> discord.ui.View:
 
 class AmountModal(discord.ui.Modal):
     """Type the bet or raise "to" total; submitted, it acts as the amount buttons do (the
-    submit is handled by :meth:`FlopTables._amount_submitted`, not by this object)."""
+    submit is handled by :meth:`FlopTables.on_modal_submit`, not by this object)."""
 
     def __init__(self, cid: CustomId, option: ActionOption) -> None:
         kind = cid.action
@@ -357,8 +356,9 @@ class FlopTables:
         await self._act_amount(interaction, cid, amount)
         return True
 
-    @commands.Cog.listener("on_interaction")
-    async def _amount_submitted(self, interaction: discord.Interaction) -> None:
+    async def on_modal_submit(self, interaction: discord.Interaction) -> None:
+        """A modal submitted (routed here by :func:`cogs._items.route_component`): the
+        amount form's, whichever process opened it; any other modal is not ours."""
         cid = amount_modal_id(interaction)
         if cid is None:
             return

@@ -166,26 +166,61 @@ _BUTTON = re.compile(BUTTON_TEMPLATE)
 _SELECT = re.compile(SELECT_TEMPLATE)
 
 
-async def route_component(interaction: discord.Interaction) -> None:
-    """The ``on_interaction`` listener for the table buttons and the discard menu: the
-    custom_id says what was pressed, so this works for any message ever sent, and costs
-    a click no view rebuilt from the message before it reaches the tables cog."""
-    if interaction.type is not discord.InteractionType.component:
+def lighten_click(data: Any) -> None:
+    """Before discord.py parses an ``INTERACTION_CREATE`` (``data``, as it came from the
+    gateway): a click of a table control carries a copy of the message clicked, whose
+    embeds and components (a table's seats, house rules and eleven buttons: two thirds of
+    the frame) discord.py would turn into objects on the click's way to its answer. Nothing
+    that handles such a click reads them (it needs the message's id, flags and content:
+    :meth:`cogs.tables.TablesCog.on_click`, discord.py's own answer), so they are dropped
+    from it; every other interaction, the ``DynamicItem`` ones included (discord.py rebuilds
+    their view from the message), is left as it came."""
+    if not isinstance(data, dict) or data.get("type") != discord.InteractionType.component.value:
         return
-    data: Any = interaction.data or {}
+    inner, message = data.get("data"), data.get("message")
+    if not isinstance(inner, dict) or not isinstance(message, dict):
+        return
+    if control_values(inner) is not None:
+        message["embeds"] = []
+        message["components"] = []
+
+
+def control_values(data: Any) -> Sequence[str] | None:
+    """The chosen values if a component interaction's ``data`` is a click of a table
+    button (none) or a choice in the discard menu; None for any other component."""
     custom_id = data.get("custom_id")
     if not isinstance(custom_id, str):
-        return
+        return None
     kind = data.get("component_type")
     if kind == discord.ComponentType.button.value and _BUTTON.fullmatch(custom_id):
-        values: Sequence[str] = ()
-    elif kind == discord.ComponentType.string_select.value and _SELECT.fullmatch(custom_id):
+        return ()
+    if kind == discord.ComponentType.string_select.value and _SELECT.fullmatch(custom_id):
         raw = data.get("values")
-        values = tuple(str(v) for v in raw) if isinstance(raw, list) else ()
-    else:
+        return tuple(str(v) for v in raw) if isinstance(raw, list) else ()
+    return None
+
+
+async def route_component(interaction: discord.Interaction) -> None:
+    """The one ``on_interaction`` listener of the tables: the table buttons and the discard
+    menu (the custom_id says what was pressed, so this works for any message ever sent,
+    and costs a click no view rebuilt from the message before it reaches the tables cog),
+    and the submits of the amount form (:meth:`cogs._flop.FlopTables.on_modal_submit`).
+    One listener, not one per kind: discord.py starts a task for each listener of every
+    interaction, before the one that answers it."""
+    kind = interaction.type
+    if kind is discord.InteractionType.modal_submit:
+        tables: Any = interaction.client.get_cog("Tables")  # type: ignore[attr-defined]
+        if tables is not None:
+            await tables.on_modal_submit(interaction)
+        return
+    if kind is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    values = control_values(data)
+    if values is None:
         return  # not a table control (the league's and the game menu are DynamicItems)
     try:
-        cid = parse_custom_id(custom_id)
+        cid = parse_custom_id(data["custom_id"])
     except BadCustomId as exc:
         await handle_error(interaction, exc)
         return

@@ -37,6 +37,7 @@ from cogs._delivery import (
     OnceLog,
     is_permanent,
 )
+from cogs._early import EarlyAnswer
 from cogs._errors import refuse
 from cogs._flop import FlopTables
 from cogs._house import answer_rabbit, house_hand
@@ -106,6 +107,7 @@ def _options(**values: Any) -> dict[str, Any]:
 
 
 class TablesCog(
+    EarlyAnswer,
     PaceControls,
     FlopTables,
     MixedCommands,
@@ -148,6 +150,9 @@ class TablesCog(
         """replaced messages already retired (by the answer to a click on them)."""
         self._ping_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         """(table id, user id) -> the turn ping waiting to see whether it is needed."""
+        self._early: dict[int, asyncio.Task[Any]] = {}
+        """interaction id -> its deferred update, sent from the gateway frame (cogs._early)."""
+        self.answered_early = 0
         self._pinged: dict[tuple[int, int], int] = {}
         """(table id, user id) -> the turn key last pinged (at most one ping per turn)."""
         """table id -> its last view, once closed (the service no longer serves a view)."""
@@ -164,6 +169,7 @@ class TablesCog(
         await asyncio.to_thread(_warm_low_table)
         if self.bot.relay is not None:
             self.bot.relay.target = self
+        self.bot.early_answer = self.answer_early
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -177,6 +183,8 @@ class TablesCog(
             self._refresh_table(table_id)
 
     async def cog_unload(self) -> None:
+        if self.bot.early_answer == self.answer_early:
+            self.bot.early_answer = None
         if self.bot.relay is not None and self.bot.relay.target is self:
             self.bot.relay.target = None
         await self.updates.close(self.bot.shutdown_grace)  # the last changes shown first
@@ -433,6 +441,7 @@ class TablesCog(
         first; the edits and posts the click's change publishes wait for the clicker's
         answer (the clicked message with the new state), except the hand DMs that a table
         message answer waits for (:meth:`_answer_table`)."""
+        await self.take_early(interaction)  # acknowledged from its frame, if it was
         with self.updates.hold():
             await self._click(interaction, cid, values)
 
@@ -490,7 +499,8 @@ class TablesCog(
             # and edit the clicked message through this interaction. The checks above answer
             # a refused click at once; one refused under the table's lock (a double click, a
             # timer that acted first) gets an ephemeral follow-up.
-            await interaction.response.defer()
+            if not interaction.response.is_done():  # (done: answered from its frame)
+                await interaction.response.defer()
             await answered()  # the commit and the edits queue as any other work
         if cid.action == "join" and seated:
             # the idle rule sat this player out: Join brings them back for the next game

@@ -294,6 +294,11 @@ class TableViewing:
             pings=tuple(step.pings),
         )
 
+    def cached_view(self, table_id: int) -> TableView | None:
+        """What :meth:`view` returns when it has it at hand (None: it would have to read
+        the store or wait for the table's lock): for a caller that cannot wait."""
+        return self._views.get(table_id)
+
     async def view(self, table_id: int) -> TableView:
         """The table as last committed, with its version: while an action is being
         committed this is still the state before it (never a half-applied one)."""
