@@ -22,9 +22,11 @@ acknowledgement itself is cheap; it was the queue.
   collector are collected between urgent work, not in the middle of it: Python collects
   them every 700 new objects, wherever that falls, ~1 ms each and ~5 ms each tenth one
   (measured at 10 tables), and a click's path to its acknowledgement allocates enough to
-  meet one in three. The loop collects instead when nothing urgent is queued and no
-  read-first socket has a frame waiting (:meth:`PriorityEventLoop._collect`); Python's own
-  collections stay, past :data:`GC_BEHIND` new objects, for when the loop cannot.
+  meet one in three. The loop collects instead as it is about to wait for its sockets
+  (nothing ready to run: a burst of work just ended) and no read-first socket has a frame
+  waiting, or, for a loop kept busy, when a look every :data:`GC_LOOK` seconds finds nothing
+  urgent queued (:meth:`PriorityEventLoop._collect`); Python's own collections stay, past
+  :data:`GC_BEHIND` new objects, for when the loop cannot.
 
 The bot (``bot.app``) marks the gateway's own tasks urgent for good (they only parse
 frames and hand them on), each ``INTERACTION_CREATE`` for Discord's 3-second window
@@ -139,6 +141,15 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
             young, older, oldest = self._gc_thresholds
             gc.set_threshold(max(young, GC_BEHIND), older, oldest)
             self.call_soon(self._collect)
+            selector: Any = self._selector  # type: ignore[attr-defined]
+            wait = selector.select
+
+            def select_when_idle(timeout: float | None = None) -> Any:
+                if timeout is None or timeout > 0:  # nothing ready: the loop would wait
+                    self._collect_young()
+                return wait(timeout)
+
+            selector.select = select_when_idle
 
     def close(self) -> None:
         if self._gc_thresholds is not None:
@@ -149,20 +160,34 @@ class PriorityEventLoop(asyncio.SelectorEventLoop):
     def _collect(self) -> None:
         """One look: collect the young generation (the older ones at Python's own pace:
         every tenth young collection the next one up) when 700 new objects have been made
-        and nothing urgent waits; else look again soon."""
+        and nothing urgent waits; else look again soon. (For a loop that never waits: it
+        mostly collects as it is about to wait, :meth:`_collect_young`.)"""
         if self._gc_thresholds is None:
             return
-        count, older, oldest = gc.get_count()
+        count = gc.get_count()[0]
         idle = count == self._gc_last
         self._gc_last = count
-        if count >= GC_YOUNG and not self._urgent_ahead() and not self._frame_waiting():
-            _, every_older, every_oldest = self._gc_thresholds
-            generation = 2 if oldest >= every_oldest else 1 if older >= every_older else 0
-            gc.collect(generation)
-            self.collections[generation] += 1
+        if not self._urgent_ahead() and self._collect_young():
             self._gc_last = -1
             idle = False
         self.call_later(GC_IDLE_LOOK if idle else GC_LOOK, self._collect)
+
+    def _collect_young(self) -> bool:
+        """Collect now if 700 new objects were made and no gateway frame is waiting: the
+        loop calls this as it is about to wait for sockets (nothing ready to run), right
+        after a burst of work (a click's commit and edits), when the young generation is
+        at its smallest and the next click least likely to be waiting; a collection timed
+        by a clock instead met one click in a hundred, a millisecond each. Whether it did."""
+        if self._gc_thresholds is None:
+            return False
+        count, older, oldest = gc.get_count()
+        if count < GC_YOUNG or self._frame_waiting():
+            return False
+        _, every_older, every_oldest = self._gc_thresholds
+        generation = 2 if oldest >= every_oldest else 1 if older >= every_older else 0
+        gc.collect(generation)
+        self.collections[generation] += 1
+        return True
 
     def _urgent_ahead(self) -> bool:
         ready: Any = self._ready  # type: ignore[attr-defined]

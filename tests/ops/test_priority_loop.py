@@ -155,6 +155,31 @@ async def test_garbage_is_collected_by_the_loop_as_objects_are_made() -> None:
     del junk
 
 
+def test_the_young_garbage_is_collected_as_the_loop_is_about_to_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the timed looks an hour apart: only the loop's wait for its sockets can collect here
+    monkeypatch.setattr(priority, "GC_LOOK", 3600.0)
+    monkeypatch.setattr(priority, "GC_IDLE_LOOK", 3600.0)
+
+    async def main() -> tuple[int, int, int]:
+        loop = _loop()
+        await asyncio.sleep(0)  # the loop's first look ran, the next is an hour away
+        gc.collect()
+        before = sum(loop.collections)
+        kept = [[] for _ in range(2 * priority.GC_YOUNG)]  # a burst of work: 1,400 objects
+        await asyncio.sleep(0)  # still work ready to run: not collected in the middle of it
+        busy = sum(loop.collections)
+        await asyncio.sleep(0.001)  # nothing ready: the loop waits, collecting first
+        after = sum(loop.collections)
+        del kept
+        return before, busy, after
+
+    before, busy, after = priority.run(main())
+    assert busy == before
+    assert after == before + 1
+
+
 def test_a_loop_that_collects_gives_python_its_thresholds_back() -> None:
     own = gc.get_threshold()
     loop = PriorityEventLoop(collect_garbage=True)
