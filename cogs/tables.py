@@ -9,7 +9,8 @@ parses clicks, answers them within Discord's 3 seconds and renders views.
 
 The updates of the table message and the hand DMs, and why they go as they do, are in
 :mod:`cogs._publish` (the mixin :class:`~cogs._publish.TablePublisher`); the update queue
-is :mod:`cogs._coalesce`.
+is :mod:`cogs._coalesce`; a click's answer, the clicked message edited, is in
+:mod:`cogs._click_answers`, a move's early acknowledgement in :mod:`cogs._early`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,9 @@ from bot.tables.channels import check_channel, parent_channel
 from bot.tables.errors import StaleAction
 from bot.tables.seating import TABLES_OPEN
 from cogs._answer import arm_command, defer, send
-from cogs._coalesce import PRIVATE_FIRST, Coalescer
-from cogs._delivery import (
-    OLD_MESSAGE_EDITS,
-    OnceLog,
-    is_permanent,
-)
+from cogs._click_answers import ClickAnswers
+from cogs._coalesce import Coalescer
+from cogs._delivery import OnceLog
 from cogs._early import EarlyAnswer
 from cogs._errors import refuse
 from cogs._flop import FlopTables
@@ -61,7 +59,7 @@ from cogs._options import (
 )
 from cogs._pace import PaceControls
 from cogs._pictures import HandPicture, ShowdownPicture
-from cogs._publish import HAND_MOVED, TABLE_MOVED, TablePublisher
+from cogs._publish import TablePublisher
 from cogs._refusal import refusal
 from cogs._render import (
     private_components,
@@ -108,6 +106,7 @@ def _options(**values: Any) -> dict[str, Any]:
 
 class TablesCog(
     EarlyAnswer,
+    ClickAnswers,
     PaceControls,
     FlopTables,
     MixedCommands,
@@ -541,112 +540,6 @@ class TablesCog(
             # second choice in the same window (a double click).
             pv = await service.act(tid, uid, cid.action, card=card)
             await self._answer_private(interaction, pv)
-
-    async def _superseded(self, interaction: discord.Interaction, table_id: int) -> bool:
-        """The clicked table message or hand DM was replaced by a newer one (renewed before
-        its hour, or reposted): its buttons must not act on the table's new state."""
-        message = interaction.message
-        if message is None or message.flags.ephemeral:
-            return False
-        kind = "table" if interaction.guild_id is not None else f"dm:{interaction.user.id}"
-        where = (await self._messages(table_id)).get(kind)
-        # snowflakes grow with time: an older id than the stored one was replaced
-        return where is not None and message.id < where[1]
-
-    async def _retire_clicked(self, interaction: discord.Interaction, content: str) -> None:
-        """Answer a click on a message due for renewal by retiring it (no buttons left);
-        past Discord's hour the refused edit is left to the renewal (it deletes it)."""
-        message = interaction.message
-        assert message is not None
-        try:
-            await _edit_clicked(interaction, content=content, embeds=[], attachments=[], view=None)
-        except discord.HTTPException as exc:
-            if not is_permanent(exc):
-                raise
-            return
-        self._retired.add(message.id)
-
-    async def _answer_table(self, interaction: discord.Interaction, view: TableView) -> None:
-        """The clicker's answer is the edit of the table message they clicked, once the
-        hand DMs this change touched are edited (at most :data:`PRIVATE_FIRST` seconds):
-        the table never names a player to act before their DM shows what they need (a
-        new down card, their options); the posts and other edits follow the answer."""
-        await self.updates.run_held("dm:", PRIVATE_FIRST)
-        message = interaction.message
-        if message is not None:
-            if self._due(message.id):
-                # near its hour: the clicker's answer retires it; a fresh one replaces it
-                self._refresh_table(view.table_id)
-                await self._retire_clicked(interaction, TABLE_MOVED)
-                return
-            if self._rendered.get(message.id, -1) < view.version:
-                self._rendered[message.id] = view.version
-                self._table_shown[view.table_id] = view
-            try:
-                await _edit_clicked(
-                    interaction, embed=table_embed(view), view=table_components(view)
-                )
-            except discord.HTTPException as exc:
-                if exc.code != OLD_MESSAGE_EDITS:
-                    raise
-                self._worn.add(message.id)
-                self._refresh_table(view.table_id)
-        else:
-            await reply_embed(interaction, table_embed(view))
-
-    async def _answer_private(self, interaction: discord.Interaction, pv: PrivateView) -> None:
-        """The clicker sees their choice at once on the DM (or ephemeral) they clicked;
-        in the secret lay-down window this is the only confirmation anyone gets."""
-        message = interaction.message
-        if message is not None and message.guild is None and self._due(message.id):
-            # near its hour: the answer retires it; a fresh hand DM shows the choice
-            uid = interaction.user.id
-            self.updates.submit(
-                f"dm:{pv.table_id}:{uid}", lambda: self._update_dm(pv.table_id, uid)
-            )
-            await self._retire_clicked(interaction, HAND_MOVED)
-            return
-        if message is not None and message.guild is None:
-            self._rendered[message.id] = max(self._rendered.get(message.id, -1), pv.version)
-            self._last_hand[message.id] = pv
-            self._shown[(pv.table_id, pv.user_id)] = pv
-        extra: dict[str, Any] = {}
-        if message is not None:
-            picture, files = await self._hand_attachments(pv, message.id)
-            if files is not None:
-                extra["attachments"] = files
-        try:
-            await _edit_clicked(
-                interaction, embed=private_embed(pv), view=private_components(pv), **extra
-            )
-        except discord.HTTPException as exc:
-            if exc.code != OLD_MESSAGE_EDITS or message is None or message.guild is not None:
-                raise
-            self._worn.add(message.id)
-            uid = interaction.user.id
-            self.updates.submit(
-                f"dm:{pv.table_id}:{uid}", lambda: self._update_dm(pv.table_id, uid)
-            )
-            return
-        if "attachments" in extra and message is not None:
-            self._pictures[message.id] = picture
-
-
-async def _edit_clicked(interaction: discord.Interaction, **fields: Any) -> None:
-    """Show ``fields`` on the clicked message: in the interaction's answer, or, once the
-    click was acknowledged, by editing that message through the interaction."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
-
-
-async def reply_embed(interaction: discord.Interaction, embed: discord.Embed) -> None:
-    """An ephemeral embed, whether or not the interaction was acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, ephemeral=True)
-    else:
-        await send(interaction, embed=embed, ephemeral=True)
 
 
 def _warm_low_table() -> None:
